@@ -1,0 +1,37 @@
+from pathlib import Path
+
+from setuptools import find_packages, setup
+
+about = {}
+exec((Path(__file__).parent / "spacy_punct" / "about.py").read_text(), about)
+
+setup(
+    name="spacy-punct",
+    version=about["__version__"],
+    description="Punctuation restoration as a trainable spaCy pipeline component",
+    long_description=(Path(__file__).parent / "README.md").read_text(encoding="utf8"),
+    long_description_content_type="text/markdown",
+    packages=find_packages(include=["spacy_punct", "spacy_punct.*"]),
+    python_requires=">=3.9",
+    install_requires=[
+        "spacy>=3.7,<3.9",
+        "spacy-transformers>=1.3,<1.5",
+        "thinc>=8.2,<8.4",
+        "torch>=1.12",
+        "typer>=0.9",
+        "numpy",
+    ],
+    extras_require={"test": ["pytest>=7", "tokenizers", "transformers"]},
+    entry_points={
+        "spacy_factories": ["punctuator = spacy_punct.punctuator:make_punctuator"],
+        "spacy_architectures": [
+            "spacy_punct.PunctuatorModel.v1 = spacy_punct.model:build_punctuator_model"
+        ],
+        "spacy_readers": ["spacy_punct.PunctCorpus.v1 = spacy_punct.corpus:create_punct_corpus"],
+        "spacy_scorers": ["spacy_punct.punct_scorer.v1 = spacy_punct.scorer:make_punct_scorer"],
+        "spacy_augmenters": [
+            "spacy_punct.asr_noise.v1 = spacy_punct.augment:create_asr_noise_augmenter"
+        ],
+        "console_scripts": ["spacy-punct = spacy_punct.cli:app"],
+    },
+)

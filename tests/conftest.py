@@ -1,0 +1,133 @@
+import os
+import random
+from pathlib import Path
+from typing import List
+
+import pytest
+import spacy
+from spacy.language import Language
+from spacy.tokens import DocBin
+from spacy.training import Example
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+TEXTS = [
+    "So, how was the trip? It was long, but we saw the coast.",
+    "I think we should leave now. Do you agree? Yes, I do.",
+    "Well, the weather was fine. We walked, we talked, and we ate fish.",
+    "Where did you stay? In a small hotel near the harbour.",
+    "My sister doesn't like boats, so she took the train.",
+    "Can you send me the photos tomorrow? Sure, no problem.",
+]
+
+
+@pytest.fixture
+def nlp() -> Language:
+    return spacy.blank("en")
+
+
+@pytest.fixture
+def corpus_path(tmp_path: Path, nlp: Language) -> Path:
+    """A DocBin of natural punctuated text."""
+    doc_bin = DocBin(docs=[nlp(text) for text in TEXTS])
+    path = tmp_path / "tiny.spacy"
+    doc_bin.to_disk(path)
+    return path
+
+
+def train(nlp: Language, examples: List[Example], n_iter: int, seed: int = 0) -> dict:
+    """Initialize and update a pipeline on a few examples; return the last losses."""
+    spacy.util.fix_random_seed(seed)
+    optimizer = nlp.initialize(lambda: examples)
+    losses: dict = {}
+    rng = random.Random(seed)
+    for _ in range(n_iter):
+        rng.shuffle(examples)
+        losses = {}
+        nlp.update(examples, sgd=optimizer, drop=0.0, losses=losses)
+    return losses
+
+
+def _tiny_bert(path: Path) -> Path:
+    """A randomly initialised, BERT-shaped transformer with a WordPiece vocabulary
+    trained on the test texts, saved where `from_pretrained` can load it."""
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+    from transformers import BertConfig, BertModel, BertTokenizerFast
+
+    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    tokenizer = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tokenizer.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    trainer = trainers.WordPieceTrainer(vocab_size=300, special_tokens=specials)
+    tokenizer.train_from_iterator(TEXTS, trainer)
+    path.mkdir(parents=True, exist_ok=True)
+    vocab = sorted(tokenizer.get_vocab().items(), key=lambda item: item[1])
+    (path / "vocab.txt").write_text("\n".join(word for word, _ in vocab) + "\n", encoding="utf8")
+    BertTokenizerFast(vocab_file=str(path / "vocab.txt"), do_lower_case=True).save_pretrained(path)
+    config = BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+    )
+    BertModel(config).save_pretrained(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def tiny_bert(tmp_path_factory) -> Path:
+    return _tiny_bert(tmp_path_factory.mktemp("tiny_bert"))
+
+
+LISTENER_CONFIG = {
+    "model": {
+        "@architectures": "spacy_punct.PunctuatorModel.v1",
+        "hidden_width": 128,
+        "dropout": 0.0,
+        "tok2vec": {"@architectures": "spacy.Tok2VecListener.v1", "width": 96, "upstream": "*"},
+    }
+}
+TOK2VEC_CONFIG = {
+    "model": {
+        "@architectures": "spacy.HashEmbedCNN.v2",
+        "pretrained_vectors": None,
+        "width": 96,
+        "depth": 2,
+        "embed_size": 2000,
+        "window_size": 1,
+        "maxout_pieces": 3,
+        "subword_features": True,
+    }
+}
+
+
+def listener_pipeline() -> Language:
+    nlp = spacy.blank("en")
+    nlp.add_pipe("tok2vec", config=TOK2VEC_CONFIG)
+    nlp.add_pipe("punctuator", config=LISTENER_CONFIG)
+    return nlp
+
+
+def reader_examples(nlp: Language, path: Path) -> List[Example]:
+    from spacy_punct.corpus import PunctCorpus
+
+    return list(PunctCorpus(path, max_length=0)(nlp))
+
+
+@pytest.fixture(scope="session")
+def trained_bytes(tmp_path_factory) -> bytes:
+    """A tok2vec + punctuator pipeline that has learned the test corpus."""
+    nlp = listener_pipeline()
+    path = tmp_path_factory.mktemp("corpus") / "tiny.spacy"
+    DocBin(docs=[nlp.make_doc(text) for text in TEXTS]).to_disk(path)
+    train(nlp, reader_examples(nlp, path), n_iter=60)
+    return nlp.to_bytes()
+
+
+@pytest.fixture
+def trained(trained_bytes) -> Language:
+    """A fresh copy of the trained pipeline (tests may change its settings)."""
+    return listener_pipeline().from_bytes(trained_bytes)

@@ -1,0 +1,93 @@
+import pytest
+import spacy
+from spacy.tokens import Doc, DocBin
+
+from spacy_punct.corpus import PunctCorpus, read_docbins, split_marks, strip_docs
+
+from .conftest import TEXTS
+
+
+def test_reader_strips_punctuation_and_keeps_gold(nlp, corpus_path):
+    examples = list(PunctCorpus(corpus_path, max_length=0)(nlp))
+    assert len(examples) == len(TEXTS)
+    eg = examples[0]
+    assert eg.predicted.text == "so how was the trip it was long but we saw the coast"
+    assert [t.text for t in eg.reference][:2] == ["So", "how"]
+    assert [t._.punct for t in eg.reference] == [",", "", "", "", "?", "", "", ",", "", "", "", "", "."]
+    assert eg.reference.has_unknown_spaces
+    # the alignment spaCy builds must hold (texts equal up to case and spaces)
+    assert eg.alignment.x2y.lengths.tolist() == [1] * len(eg.predicted)
+
+
+def test_reader_keeps_case_when_asked(nlp, corpus_path):
+    eg = next(iter(PunctCorpus(corpus_path, lowercase=False, max_length=0)(nlp)))
+    assert eg.predicted.text.startswith("So how")
+
+
+def test_reader_keeps_contractions_joined(nlp, corpus_path):
+    examples = list(PunctCorpus(corpus_path, max_length=0)(nlp))
+    assert "doesn't like" in examples[4].predicted.text
+
+
+def _words(examples):
+    return [t.text for eg in examples for t in eg.reference]
+
+
+def test_chunks_lose_nothing_and_vary_by_epoch(nlp, corpus_path):
+    corpus = PunctCorpus(corpus_path, max_length=4, random_chunks=True, seed=1)
+    whole = _words(PunctCorpus(corpus_path, max_length=0)(nlp))
+    first = list(corpus(nlp))
+    second = list(corpus(nlp))
+    assert _words(first) == whole == _words(second)
+    assert all(len(eg.predicted) <= 4 for eg in first)
+    assert [len(eg.predicted) for eg in first] != [len(eg.predicted) for eg in second]
+    again = PunctCorpus(corpus_path, max_length=4, random_chunks=True, seed=1)
+    assert [len(eg.predicted) for eg in again(nlp)] == [len(eg.predicted) for eg in first]
+
+
+def test_fixed_chunks(nlp, corpus_path):
+    lengths = [len(eg.predicted) for eg in PunctCorpus(corpus_path, max_length=5)(nlp)]
+    assert max(lengths) == 5
+    assert sum(lengths) == len(_words(PunctCorpus(corpus_path, max_length=0)(nlp)))
+
+
+def test_limit_and_folder(nlp, corpus_path):
+    assert len(list(PunctCorpus(corpus_path.parent, max_length=0, limit=2)(nlp))) == 2
+
+
+def test_bad_paths(nlp, tmp_path):
+    with pytest.raises(ValueError, match="not found"):
+        list(read_docbins(tmp_path / "missing.spacy", nlp.vocab))
+    with pytest.raises(ValueError, match="No .spacy files"):
+        list(read_docbins(tmp_path, nlp.vocab))
+    bad = tmp_path / "bad.spacy"
+    bad.write_text("word\tO\n")
+    with pytest.raises(ValueError, match="is not a DocBin"):
+        list(read_docbins(bad, nlp.vocab))
+    with pytest.raises(ValueError, match="needs a path"):
+        PunctCorpus(None)
+
+
+def test_split_marks(nlp):
+    words, spaces, marks = split_marks(nlp("Yes, I don't."))
+    assert words == ["Yes", "I", "do", "n't"]
+    assert spaces == [True, True, False, True]
+    assert marks == [",", "", "", "."]
+
+
+def test_split_marks_reads_gold_form(nlp):
+    doc = Doc(nlp.vocab, words=["yes", "i", "do"])
+    doc[0]._.punct = ","
+    doc[2]._.punct = "."
+    assert split_marks(doc)[2] == [",", "", "."]
+
+
+def test_strip_docs_round_trip(nlp, corpus_path, tmp_path):
+    docs = list(read_docbins(corpus_path, nlp.vocab))
+    gold = list(strip_docs(docs))
+    DocBin(docs=gold, store_user_data=True).to_disk(tmp_path / "gold.spacy")
+    reread = list(read_docbins(tmp_path / "gold.spacy", nlp.vocab))
+    assert reread[4].text.startswith("my sister doesn't like boats")
+    assert all(not any(t.is_punct for t in doc) for doc in reread)
+    for original, stripped in zip(docs, reread):
+        assert [m for m in split_marks(original)[2] if m] == [m for m in split_marks(stripped)[2] if m]

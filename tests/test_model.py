@@ -1,0 +1,45 @@
+import numpy
+from spacy.util import registry
+from thinc.api import Model
+
+from spacy_punct.model import build_punctuator_model, with_empty_docs
+from thinc.api import Linear
+
+
+def _fake_tok2vec(width: int) -> Model:
+    def forward(model, docs, is_train):
+        return [model.ops.alloc2f(len(doc), width) + 1.0 for doc in docs], lambda d: []
+
+    return Model("fake_tok2vec", forward, dims={"nO": width})
+
+
+def test_architecture_is_registered():
+    assert registry.architectures.get("spacy_punct.PunctuatorModel.v1") is build_punctuator_model
+
+
+def test_output_shape_and_refs(nlp):
+    model = build_punctuator_model(_fake_tok2vec(8), hidden_width=16, dropout=0.1, nO=4)
+    docs = [nlp("so how was it"), nlp(""), nlp("fine")]
+    model.initialize(X=docs)
+    probs = model.predict(docs)
+    assert [p.shape for p in probs] == [(4, 4), (0, 4), (1, 4)]
+    numpy.testing.assert_allclose(probs[0].sum(axis=1), 1.0, rtol=1e-5)
+    assert model.get_ref("tok2vec").name == "fake_tok2vec"
+    assert model.get_ref("output_layer").get_dim("nO") == 4
+
+
+def test_linear_head(nlp):
+    model = build_punctuator_model(_fake_tok2vec(8), hidden_width=0, nO=3)
+    model.initialize(X=[nlp("a b")])
+    assert model.predict([nlp("a b")])[0].shape == (2, 3)
+
+
+def test_with_empty_docs_gives_zero_width_arrays_the_input_width():
+    layer = Linear(nO=2, nI=5)
+    model = with_empty_docs(layer)
+    model.initialize()
+    Xs = [numpy.ones((3, 5), dtype="f"), numpy.zeros((0, 0), dtype="f")]
+    Ys, backprop = model(Xs, is_train=True)
+    assert [y.shape for y in Ys] == [(3, 2), (0, 2)]
+    dXs = backprop([numpy.ones((3, 2), dtype="f"), numpy.zeros((0, 2), dtype="f")])
+    assert [d.shape for d in dXs] == [(3, 5), (0, 0)]

@@ -1,0 +1,209 @@
+import tracemalloc
+
+import numpy
+import pytest
+import spacy
+from spacy.tokens import Doc
+
+from spacy_punct.punctuator import Punctuator
+
+from .conftest import TEXTS, TOK2VEC_CONFIG, listener_pipeline, reader_examples, train
+
+
+def _gold(examples):
+    return [[t._.punct for t in eg.reference] for eg in examples]
+
+
+def _predicted(nlp, examples):
+    pipe = nlp.get_pipe("punctuator")
+    rewrite, pipe.rewrite = pipe.rewrite, False
+    try:
+        return [[t._.punct for t in nlp(eg.predicted.text)] for eg in examples]
+    finally:
+        pipe.rewrite = rewrite
+
+
+def test_factory_defaults(nlp):
+    pipe = nlp.add_pipe("punctuator")
+    assert isinstance(pipe, Punctuator)
+    assert pipe.labels == ("EMPTY", "COMMA", "PERIOD", "QUESTION")
+    assert pipe.rewrite and not pipe.keep_existing
+
+
+def test_overfit_inline_tok2vec(nlp, corpus_path):
+    nlp.add_pipe("punctuator")
+    examples = reader_examples(nlp, corpus_path)
+    losses = train(nlp, examples, n_iter=40)
+    scores = nlp.evaluate(examples)
+    print("inline tok2vec:", losses, {k: scores[k] for k in ("punct_f", "punct_macro_f", "sents_f")})
+    assert losses["punctuator"] < 0.05
+    assert _predicted(nlp, examples) == _gold(examples)
+    assert scores["punct_f"] == 1.0
+
+
+def test_overfit_tok2vec_listener(trained, corpus_path):
+    examples = reader_examples(trained, corpus_path)
+    scores = trained.evaluate(examples)
+    print("tok2vec listener:", {k: scores[k] for k in ("punct_f", "punct_macro_f", "punct_ser", "sents_f")})
+    assert _predicted(trained, examples) == _gold(examples)
+    assert scores["punct_f"] == 1.0 and scores["punct_ser"] == 0.0
+    doc = trained("so how was the trip it was long but we saw the coast")
+    assert doc.text == TEXTS[0]
+    assert [s.text for s in doc.sents] == ["So, how was the trip?", "It was long, but we saw the coast."]
+
+
+def test_pipe_equals_call(trained):
+    texts = [eg.lower().replace(",", "").replace(".", "").replace("?", "") for eg in TEXTS]
+    texts += ["", "   ", "so how was  it\n\nwhere did you stay"]
+    piped = [doc.text for doc in trained.pipe(texts, batch_size=3)]
+    assert piped == [trained(text).text for text in texts]
+
+
+def test_rewrite_off_annotates_in_place(trained):
+    trained.get_pipe("punctuator").rewrite = False
+    doc = trained.make_doc("where did you stay in a small hotel near the harbour")
+    out = trained(doc)
+    assert out is doc
+    assert out._.punctuated == "Where did you stay? In a small hotel near the harbour."
+    assert [t.text for t in out if t.is_sent_start] == ["where", "in"]
+    assert out[3]._.punct == "?"
+
+
+def test_evaluate_is_the_same_with_and_without_rewrite(trained, corpus_path):
+    examples = reader_examples(trained, corpus_path)
+    for eg in examples:  # make the model err a little, so the scores are not trivial
+        eg.predicted[0].norm_ = "zzz"
+    on = trained.evaluate(examples)
+    trained.get_pipe("punctuator").rewrite = False
+    off = trained.evaluate(examples)
+    on.pop("speed"), off.pop("speed")
+    assert on == off
+
+
+def test_store_probs(trained):
+    pipe = trained.get_pipe("punctuator")
+    pipe.store_probs = True
+    doc = trained("so how was the trip")
+    assert doc._.punct_probs.shape == (len(doc), 4)
+    words = [t.i for t in doc if t._.source_i is not None]
+    assert numpy.allclose(doc._.punct_probs[words].sum(axis=1), 1.0, atol=1e-4)
+
+
+def test_thresholds(trained):
+    pipe = trained.get_pipe("punctuator")
+    text = "well the weather was fine we walked we talked and we ate fish"
+    assert "," in trained(text).text
+    pipe.thresholds = {"COMMA": 1.01}
+    assert "," not in trained(text).text
+    pipe.thresholds = {"TILDE": 0.5}
+    with pytest.raises(ValueError, match="unknown labels"):
+        trained(text)
+
+
+def test_keep_existing(trained):
+    pipe = trained.get_pipe("punctuator")
+    text = "so, how was the trip? it was long but we saw the coast"
+    pipe.keep_existing = True
+    doc = trained(text)
+    assert doc.text == TEXTS[0]
+    assert ",," not in doc.text and "??" not in doc.text
+    pipe.keep_existing = False
+    assert trained("so! how was the trip").text.startswith("So, how")
+
+
+def test_bad_input(trained):
+    assert trained("").text == ""
+    assert trained("   ").text == "   "
+    doc = trained("so how was  the trip\n\nit was long")
+    assert doc.text.startswith("So, how was  the trip?\n\nIt was long")
+
+
+def test_long_doc_memory_is_bounded(trained):
+    words = ("so how was the trip it was long but we saw the coast " * 7700).split()[:100_000]
+    doc = Doc(trained.vocab, words=words)
+    tracemalloc.start()
+    out = trained(doc)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert sum(1 for t in out if t._.source_i is not None) == 100_000
+    assert out.text.count("?") > 1000
+    assert peak < 1_000_000_000, f"peak {peak / 1e6:.0f} MB"
+
+
+def test_uninitialized_component_is_a_clear_error(nlp):
+    nlp.add_pipe("punctuator")
+    with pytest.raises(ValueError, match="not initialized"):
+        nlp("so how was it")
+
+
+def test_add_label_and_label_data(nlp, corpus_path):
+    pipe = nlp.add_pipe("punctuator")
+    assert pipe.add_label("EXCLAMATION") == 1
+    assert pipe.add_label("COMMA") == 0
+    assert pipe.label_data == ["EMPTY", "COMMA", "PERIOD", "QUESTION", "EXCLAMATION"]
+    with pytest.raises(ValueError, match="Unknown"):
+        pipe.add_label("TILDE")
+    nlp.initialize(lambda: reader_examples(nlp, corpus_path))
+    with pytest.raises(ValueError):
+        pipe.add_label("COLON")
+
+
+def test_labels_inferred_or_given(corpus_path):
+    nlp = spacy.blank("en")
+    pipe = nlp.add_pipe("punctuator", config={"labels": None})
+    nlp.initialize(lambda: reader_examples(nlp, corpus_path))
+    assert pipe.labels == ("EMPTY", "COMMA", "PERIOD", "QUESTION")
+    nlp = spacy.blank("en")
+    pipe = nlp.add_pipe("punctuator")
+    pipe.initialize(lambda: reader_examples(nlp, corpus_path), labels=["PERIOD", "EXCLAMATION"])
+    assert pipe.labels == ("EMPTY", "PERIOD", "EXCLAMATION")
+
+
+def test_custom_label_set_learns_exclamations(nlp, tmp_path):
+    from spacy.tokens import DocBin
+
+    path = tmp_path / "ex.spacy"
+    texts = ["Stop! Look at this, please.", "Wow! What a view.", "Come here! Now, quickly."]
+    DocBin(docs=[nlp(t) for t in texts]).to_disk(path)
+    nlp.add_pipe("punctuator", config={"labels": ["EMPTY", "COMMA", "PERIOD", "EXCLAMATION"]})
+    examples = reader_examples(nlp, path)
+    train(nlp, examples, n_iter=40)
+    assert nlp("wow what a view").text == "Wow! What a view."
+
+
+def test_empty_weight_scales_the_loss(trained, corpus_path):
+    examples = reader_examples(trained, corpus_path)
+    pipe = trained.get_pipe("punctuator")
+    scores = [numpy.full((len(eg.predicted), 4), 0.25, dtype="f") for eg in examples]
+    full, _ = pipe.get_loss(examples, scores)
+    pipe.empty_weight = 0.0
+    light, d_scores = pipe.get_loss(examples, scores)
+    assert 0 < light < full
+    empty_rows = [i for i, t in enumerate(examples[0].reference) if not t._.punct]
+    assert not d_scores[0][empty_rows].any()
+
+
+def test_component_after_punctuator_sees_the_rewritten_doc(trained, corpus_path):
+    tagger = trained.add_pipe("tagger", config={"model": {"@architectures": "spacy.Tagger.v2", "tok2vec": TOK2VEC_CONFIG["model"]}})
+    tagger.add_label("X")
+    tagger.initialize(lambda: reader_examples(trained, corpus_path))
+    doc = trained("so how was the trip")
+    assert doc.text == "So, how was the trip?"
+    assert all(t.tag_ == "X" for t in doc)
+
+
+def test_later_listener_is_refused(corpus_path):
+    nlp = listener_pipeline()
+    nlp.add_pipe("tagger", config={"model": {"@architectures": "spacy.Tagger.v2", "tok2vec": {"@architectures": "spacy.Tok2VecListener.v1", "width": 96}}})
+    nlp.get_pipe("tagger").add_label("X")
+    with pytest.raises(ValueError, match="listen to 'tok2vec'"):
+        nlp.initialize(lambda: reader_examples(nlp, corpus_path))
+
+
+def test_listener_added_after_training_is_refused(trained):
+    trained.add_pipe("tagger", config={"model": {"@architectures": "spacy.Tagger.v2", "tok2vec": {"@architectures": "spacy.Tok2VecListener.v1", "width": 96}}})
+    with pytest.raises(ValueError, match="listen to 'tok2vec'"):
+        trained("so how was it")
+    trained.get_pipe("punctuator").rewrite = False
+    trained.remove_pipe("tagger")
+    assert trained("so how was it")._.punctuated

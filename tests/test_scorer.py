@@ -1,0 +1,63 @@
+import pytest
+from spacy.tokens import Doc
+from spacy.training import Example
+
+from spacy_punct.corpus import gold_doc
+from spacy_punct.rewrite import rewrite_doc
+from spacy_punct.scorer import score_punctuation
+
+
+def _example(nlp, words, gold, pred):
+    reference = gold_doc(nlp.vocab, words, gold, [True] * len(words))
+    predicted = Doc(nlp.vocab, words=[w.lower() for w in words])
+    for token, mark in zip(predicted, pred):
+        token._.punct = mark
+    return Example(predicted, reference)
+
+
+def test_scores_by_hand(nlp):
+    words = ["a", "b", "c", "d", "e", "f"]
+    gold = [",", "", ".", "", "?", "."]
+    pred = [",", ",", "?", "", "", "."]
+    scores = score_punctuation([_example(nlp, words, gold, pred)])
+    # COMMA tp1 fp1; PERIOD tp1 fn1; QUESTION fp1 fn1
+    assert scores["punct_per_type"]["COMMA"] == {"p": 0.5, "r": 1.0, "f": pytest.approx(2 / 3), "support": 1}
+    assert scores["punct_per_type"]["PERIOD"]["r"] == 0.5
+    assert scores["punct_per_type"]["QUESTION"]["f"] == 0.0
+    assert scores["punct_p"] == pytest.approx(2 / 4)
+    assert scores["punct_r"] == pytest.approx(2 / 4)
+    assert scores["punct_macro_f"] == pytest.approx((2 / 3 + 2 / 3 + 0) / 3)
+    # one substitution (. -> ?), one deletion (?), one insertion (,) over 4 gold marks
+    assert scores["punct_ser"] == pytest.approx(3 / 4)
+    # boundaries after c, e, f (gold) vs c, f (pred)
+    assert scores["sents_p"] == 1.0
+    assert scores["sents_r"] == pytest.approx(2 / 3)
+
+
+def test_rewritten_prediction_scores_the_same(nlp):
+    words = ["so", "how", "was", "it", "fine"]
+    gold = [",", "", "", "?", "."]
+    pred = ["", "", "", "?", ","]
+    eg = _example(nlp, words, gold, pred)
+    plain = score_punctuation([eg])
+    rewritten = Example(rewrite_doc(eg.predicted), eg.reference)
+    assert rewritten.predicted.text == "So how was it? Fine, "
+    assert score_punctuation([rewritten]) == plain
+
+
+def test_label_set_decides_classes(nlp):
+    eg = _example(nlp, ["a", "b"], ["!", "."], ["!", "!"])
+    assert score_punctuation([eg])["punct_per_type"]["PERIOD"]["p"] == 1.0
+    labels = ["EMPTY", "PERIOD", "EXCLAMATION"]
+    assert score_punctuation([eg], labels=labels)["punct_per_type"]["EXCLAMATION"]["p"] == 0.5
+
+
+def test_mismatched_words_are_an_error(nlp):
+    reference = gold_doc(nlp.vocab, ["a", "b"], ["", "."], [True, True])
+    predicted = Doc(nlp.vocab, words=["a", "c"])
+    with pytest.raises(ValueError, match="differ"):
+        score_punctuation([Example(predicted, reference)])
+
+
+def test_no_examples():
+    assert score_punctuation([])["punct_f"] is None

@@ -1,0 +1,60 @@
+import pickle
+
+import numpy
+import spacy
+
+from spacy_punct.punctuator import Punctuator
+
+from .conftest import TEXTS, listener_pipeline
+
+SAMPLES = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
+
+
+def _probs(nlp):
+    pipe = nlp.get_pipe("punctuator")
+    docs = [nlp.get_pipe("tok2vec")(nlp.make_doc(text)) for text in SAMPLES]
+    return pipe.predict(docs)
+
+
+def _assert_same(a, b):
+    assert [d.text for d in a.pipe(SAMPLES)] == [d.text for d in b.pipe(SAMPLES)]
+    for x, y in zip(_probs(a), _probs(b)):
+        numpy.testing.assert_array_equal(x, y)
+
+
+def test_to_disk_from_disk_and_spacy_load(trained, tmp_path):
+    trained.get_pipe("punctuator").thresholds = {"COMMA": 0.4}
+    trained.to_disk(tmp_path / "model")
+    _assert_same(trained, listener_pipeline().from_disk(tmp_path / "model"))
+    loaded = spacy.load(tmp_path / "model")
+    _assert_same(trained, loaded)
+    assert loaded.get_pipe("punctuator").labels == trained.get_pipe("punctuator").labels
+
+
+def test_to_bytes_from_bytes(trained):
+    _assert_same(trained, listener_pipeline().from_bytes(trained.to_bytes()))
+
+
+def test_component_round_trip(trained, tmp_path):
+    pipe = trained.get_pipe("punctuator")
+    pipe.to_disk(tmp_path / "punctuator")
+    nlp = listener_pipeline()
+    nlp.get_pipe("tok2vec").from_bytes(trained.get_pipe("tok2vec").to_bytes())
+    nlp.get_pipe("punctuator").from_disk(tmp_path / "punctuator")
+    _assert_same(trained, nlp)
+    nlp.get_pipe("punctuator").from_bytes(pipe.to_bytes())
+    _assert_same(trained, nlp)
+
+
+def test_settings_come_from_the_config_not_the_saved_cfg(trained, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    loaded = spacy.load(tmp_path / "model", config={"components": {"punctuator": {"rewrite": False}}})
+    pipe = loaded.get_pipe("punctuator")
+    assert isinstance(pipe, Punctuator) and pipe.rewrite is False
+    doc = loaded("so how was the trip")
+    assert doc.text == "so how was the trip" and doc._.punctuated == "So, how was the trip?"
+
+
+def test_pickle(trained):
+    pipe = pickle.loads(pickle.dumps(trained.get_pipe("punctuator")))
+    assert pipe.labels == trained.get_pipe("punctuator").labels

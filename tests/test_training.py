@@ -1,0 +1,71 @@
+"""`spacy train` and `spacy evaluate` with the project's configs."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import spacy
+from spacy.tokens import DocBin
+
+from spacy_punct.corpus import read_docbins, strip_docs
+
+from .conftest import reader_examples
+
+CONFIGS = Path(__file__).parent.parent / "configs"
+
+
+def _spacy(*args: str) -> subprocess.CompletedProcess:
+    result = subprocess.run(
+        [sys.executable, "-m", "spacy", *args], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+@pytest.mark.parametrize("config", ["en_cpu.cfg", "en_trf.cfg"])
+def test_debug_config(config, corpus_path):
+    _spacy("debug", "config", str(CONFIGS / config), "--paths.train", str(corpus_path), "--paths.dev", str(corpus_path))
+
+
+def test_train_and_evaluate_agree_with_and_without_rewrite(corpus_path, tmp_path):
+    _spacy(
+        "train", str(CONFIGS / "en_cpu.cfg"), "--output", str(tmp_path / "out"),
+        "--paths.train", str(corpus_path), "--paths.dev", str(corpus_path),
+        "--training.max_steps", "12", "--training.eval_frequency", "6",
+    )
+    model = tmp_path / "out" / "model-last"
+    nlp = spacy.load(model)
+    trained = json.loads((model / "meta.json").read_text())["performance"]
+    examples = reader_examples(nlp, corpus_path)
+    on = nlp.evaluate(examples)
+    nlp.get_pipe("punctuator").rewrite = False
+    off = nlp.evaluate(examples)
+    nlp.to_disk(tmp_path / "no-rewrite")
+    assert 0.0 < on["punct_f"] < 1.0  # half-trained: the scores say something
+    for key in ("punct_f", "punct_p", "punct_r", "punct_macro_f", "sents_f"):
+        assert on[key] == off[key]
+        assert round(on[key], 10) == round(trained[key], 10)
+    # spacy evaluate reads the gold form of the test set
+    gold = tmp_path / "gold.spacy"
+    DocBin(docs=list(strip_docs(read_docbins(corpus_path, nlp.vocab))), store_user_data=True).to_disk(gold)
+    results = []
+    for path in (model, tmp_path / "no-rewrite"):
+        _spacy("evaluate", str(path), str(gold), "--output", str(tmp_path / "eval.json"))
+        results.append(json.loads((tmp_path / "eval.json").read_text()))
+    for key in ("punct_f", "punct_p", "punct_r", "punct_macro_f", "punct_ser", "sents_f"):
+        assert results[0][key] == results[1][key]
+        assert results[0][key] == pytest.approx(on[key])
+
+
+def test_train_transformer_config_with_a_local_model(corpus_path, tiny_bert, tmp_path):
+    _spacy(
+        "train", str(CONFIGS / "en_trf.cfg"), "--output", str(tmp_path / "out"),
+        "--paths.train", str(corpus_path), "--paths.dev", str(corpus_path),
+        "--components.transformer.model.name", str(tiny_bert),
+        "--system.gpu_allocator", "null",
+        "--training.max_steps", "4", "--training.eval_frequency", "2",
+    )
+    nlp = spacy.load(tmp_path / "out" / "model-last")
+    assert nlp.pipe_names == ["transformer", "punctuator"]
+    assert nlp("so how was it").text.lower().startswith("so")

@@ -1,0 +1,94 @@
+"""The punctuator on a transformer listener, with a tiny local BERT."""
+import numpy
+import pytest
+import spacy
+from spacy.tokens import Doc
+
+from .conftest import TEXTS, reader_examples, train
+
+
+def trf_pipeline(model_path, window=32, stride=24) -> spacy.Language:
+    nlp = spacy.blank("en")
+    nlp.add_pipe(
+        "transformer",
+        config={
+            "model": {
+                "@architectures": "spacy-transformers.TransformerModel.v3",
+                "name": str(model_path),
+                "tokenizer_config": {"use_fast": True},
+                "get_spans": {
+                    "@span_getters": "spacy-transformers.strided_spans.v1",
+                    "window": window,
+                    "stride": stride,
+                },
+            }
+        },
+    )
+    nlp.add_pipe(
+        "punctuator",
+        config={
+            "model": {
+                "@architectures": "spacy_punct.PunctuatorModel.v1",
+                "hidden_width": 64,
+                "dropout": 0.0,
+                "tok2vec": {
+                    "@architectures": "spacy-transformers.TransformerListener.v1",
+                    "grad_factor": 1.0,
+                    "pooling": {"@layers": "reduce_mean.v1"},
+                    "upstream": "*",
+                },
+            }
+        },
+    )
+    return nlp
+
+
+@pytest.fixture(scope="module")
+def trained_trf(tiny_bert, tmp_path_factory):
+    nlp = trf_pipeline(tiny_bert)
+    path = tmp_path_factory.mktemp("trf") / "tiny.spacy"
+    from spacy.tokens import DocBin
+
+    DocBin(docs=[nlp.make_doc(t) for t in TEXTS]).to_disk(path)
+    examples = reader_examples(nlp, path)
+    losses = train(nlp, examples, n_iter=100)
+    return nlp, examples, losses
+
+
+def test_overfit_tiny_transformer(trained_trf):
+    nlp, examples, losses = trained_trf
+    scores = nlp.evaluate(examples)
+    print("tiny transformer:", losses, {k: scores[k] for k in ("punct_f", "punct_macro_f", "sents_f")})
+    assert scores["punct_f"] == 1.0
+    assert nlp("so how was the trip it was long but we saw the coast").text == TEXTS[0]
+
+
+def test_transformer_round_trip(trained_trf, tmp_path):
+    nlp, examples, _ = trained_trf
+    nlp.to_disk(tmp_path / "model")
+    loaded = spacy.load(tmp_path / "model")
+    texts = [eg.predicted.text for eg in examples]
+    assert [d.text for d in loaded.pipe(texts)] == [d.text for d in nlp.pipe(texts)]
+    pipe, loaded_pipe = nlp.get_pipe("punctuator"), loaded.get_pipe("punctuator")
+    pipe.rewrite = loaded_pipe.rewrite = False
+    try:
+        a = pipe.predict([nlp.get_pipe("transformer")(nlp.make_doc(texts[0]))])
+        b = loaded_pipe.predict([loaded.get_pipe("transformer")(loaded.make_doc(texts[0]))])
+        numpy.testing.assert_allclose(a[0], b[0], atol=1e-5)
+    finally:
+        pipe.rewrite = True
+
+
+def test_empty_and_whitespace_docs_in_a_batch(trained_trf):
+    nlp, _, _ = trained_trf
+    texts = ["", "so how was the trip", "   ", "where did you stay"]
+    assert [d.text for d in nlp.pipe(texts)] == ["", "So, how was the trip?", "   ", "Where did you stay?"]
+
+
+def test_long_doc_through_strided_windows(trained_trf):
+    nlp, _, _ = trained_trf
+    words = ("where did you stay in a small hotel near the harbour " * 300).split()
+    doc = nlp(Doc(nlp.vocab, words=words))
+    assert sum(1 for t in doc if t._.source_i is not None) == len(words)
+    # a tiny model trained on six sentences: most, not all, questions are found
+    assert doc.text.count("?") >= 150
