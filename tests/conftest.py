@@ -52,6 +52,7 @@ def train(nlp: Language, examples: List[Example], n_iter: int, seed: int = 0) ->
 def _tiny_bert(path: Path) -> Path:
     """A randomly initialised, BERT-shaped transformer with a WordPiece vocabulary
     trained on the test texts, saved where `from_pretrained` can load it."""
+    import torch
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
     from transformers import BertConfig, BertModel, BertTokenizerFast
 
@@ -73,6 +74,7 @@ def _tiny_bert(path: Path) -> Path:
         intermediate_size=64,
         max_position_embeddings=128,
     )
+    torch.manual_seed(0)
     BertModel(config).save_pretrained(path)
     return path
 
