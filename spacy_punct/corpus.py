@@ -11,7 +11,7 @@ from spacy.util import registry
 from spacy.vocab import Vocab
 
 from .extensions import register_extensions
-from .labels import is_mark, marks_after, stronger
+from .labels import marks_after, punct_flags, stronger
 
 register_extensions()
 
@@ -135,12 +135,13 @@ def split_marks(doc: Doc) -> Tuple[List[str], List[bool], List[str]]:
     The marks come from the doc's punctuation tokens (natural text) or from
     `token._.punct` (the gold form written by `strip_docs`).
     """
-    after = marks_after(doc)
+    punct = punct_flags(doc)
+    after = marks_after(doc, punct)
     words: List[str] = []
     spaces: List[bool] = []
     marks: List[str] = []
-    for token, mark in zip(doc, after):
-        if token.is_space or is_mark(token.text):
+    for token, mark, is_punct in zip(doc, after, punct):
+        if token.is_space or is_punct:
             if spaces:
                 spaces[-1] = True
             continue

@@ -147,18 +147,33 @@ def capitalise(text: str) -> str:
     return first + text[1:] if len(first) == 1 else text
 
 
-def marks_after(doc: Doc) -> List[str]:
+def punct_flags(doc: Doc) -> List[bool]:
+    """Per token, whether it is punctuation rather than a word.
+
+    A doc with part-of-speech annotation (converted treebanks and token lists
+    set it) says so itself: PUNCT. Otherwise the characters decide. Whitespace
+    tokens are neither.
+    """
+    if doc.has_annotation("POS"):
+        return [token.pos_ == "PUNCT" for token in doc]
+    return [not token.is_space and is_mark(token.text) for token in doc]
+
+
+def marks_after(doc: Doc, punct: Optional[Sequence[bool]] = None) -> List[str]:
     """Per token, the canonical mark of the written punctuation that follows it.
 
     Punctuation tokens and whitespace tokens get ""; of several marks after one
     word the strongest counts; marks before the first word are ignored.
+    `punct`: the doc's `punct_flags`, when already computed.
     """
+    if punct is None:
+        punct = punct_flags(doc)
     marks = [""] * len(doc)
     last_word: Optional[int] = None
-    for token in doc:
+    for token, is_punct in zip(doc, punct):
         if token.is_space:
             continue
-        if not is_mark(token.text):
+        if not is_punct:
             last_word = token.i
         elif last_word is not None:
             spaced = token.i > 0 and bool(doc[token.i - 1].whitespace_)

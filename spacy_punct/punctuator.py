@@ -21,10 +21,10 @@ from .labels import (
     EMPTY,
     LABEL_MARKS,
     SENTENCE_FINAL,
-    is_mark,
     label_for_mark,
     labels_for_marks,
     marks_after,
+    punct_flags,
     validate_labels,
 )
 from .rewrite import plan_rewrite, rewrite_doc
@@ -206,13 +206,14 @@ class Punctuator(TrainablePipe):
         final = {i for i, label in enumerate(labels) if label in SENTENCE_FINAL}
         for doc, probs in zip(docs, scores):
             probs = self.model.ops.to_numpy(probs)
-            guesses = self._decode(doc, probs)
+            punct = punct_flags(doc)
+            guesses = self._decode(doc, probs, punct)
             # 1: starts a sentence, -1: does not (set at once: per token is O(n))
             starts = numpy.full(len(doc), -1, dtype="int64")
             sentence_open = False
-            for token, guess in zip(doc, guesses):
+            for token, guess, is_punct in zip(doc, guesses, punct):
                 token._.punct = marks[guess]
-                if not (token.is_space or is_mark(token.text)):
+                if not (token.is_space or is_punct):
                     starts[token.i] = -1 if sentence_open else 1
                     sentence_open = guess not in final
             if len(doc):
@@ -222,7 +223,7 @@ class Punctuator(TrainablePipe):
                 doc._.punct_probs = probs
             doc._.punctuated = plan_rewrite(doc, self.keep_existing).text
 
-    def _decode(self, doc: Doc, probs: numpy.ndarray) -> List[int]:
+    def _decode(self, doc: Doc, probs: numpy.ndarray, punct: Sequence[bool]) -> List[int]:
         """The class index per token: the most probable class whose probability
         reaches its threshold; EMPTY on whitespace and punctuation tokens and
         inside words (`do|n't`); the written mark where `keep_existing` and the
@@ -237,9 +238,9 @@ class Punctuator(TrainablePipe):
             if label != EMPTY:
                 scores[probs[:, column] < threshold, column] = -1.0
         guesses = scores.argmax(axis=1).tolist() if len(doc) else []
-        existing = marks_after(doc) if self.keep_existing else None
-        for token in doc:
-            if token.is_space or is_mark(token.text) or _glued(token):
+        existing = marks_after(doc, punct) if self.keep_existing else None
+        for token, is_punct in zip(doc, punct):
+            if token.is_space or is_punct or _glued(token, punct):
                 guesses[token.i] = 0
             elif existing and existing[token.i]:
                 guesses[token.i] = labels.index(label_for_mark(existing[token.i], labels))
@@ -354,12 +355,11 @@ class _PipelineRef:
         return (_PipelineRef, ())
 
 
-def _glued(token) -> bool:
+def _glued(token, punct: Sequence[bool]) -> bool:
     """Whether the token is joined to the next word without a space (`do` in `don't`)."""
     if token.whitespace_ or token.i + 1 >= len(token.doc):
         return False
-    following = token.doc[token.i + 1]
-    return not following.is_space and not is_mark(following.text)
+    return not token.doc[token.i + 1].is_space and not punct[token.i + 1]
 
 
 def check_downstream_listeners(nlp: Language, name: str) -> None:

@@ -12,8 +12,8 @@ from .labels import (
     MARK_LABELS,
     SENTENCE_FINAL,
     capitalise,
-    is_mark,
     marks_after,
+    punct_flags,
     written_label,
 )
 
@@ -65,7 +65,8 @@ def plan_rewrite(doc: Doc, keep_existing: bool = False) -> RewritePlan:
     when `keep_existing`; otherwise punctuation that carries a class is
     replaced by the predictions, and the rest (brackets, hyphens) is kept."""
     always_upper = ALWAYS_CAPITALISED.get(doc.lang_, frozenset())
-    existing = marks_after(doc) if keep_existing else None
+    punct = punct_flags(doc)
+    existing = marks_after(doc, punct) if keep_existing else None
     plan = RewritePlan()
     spaces = plan.spaces
     pending: Dict[int, str] = {}  # token index -> mark to write after it
@@ -74,7 +75,7 @@ def plan_rewrite(doc: Doc, keep_existing: bool = False) -> RewritePlan:
         text = token.text
         if token.is_space:
             plan.add(text, bool(token.whitespace_), token.i, "", False)
-        elif is_mark(text):
+        elif punct[token.i]:
             spaced = token.i > 0 and bool(doc[token.i - 1].whitespace_)
             if keep_existing or written_label(text, spaced) is None:
                 plan.add(text, bool(token.whitespace_), token.i, "", False)

@@ -13,7 +13,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import registry
 
-from .labels import DEFAULT_LABELS, EMPTY, SENTENCE_FINAL, is_mark, label_for_mark
+from .labels import DEFAULT_LABELS, EMPTY, SENTENCE_FINAL, label_for_mark, punct_flags
 
 
 def word_offsets(doc: Doc) -> Tuple[str, List[Optional[int]]]:
@@ -22,8 +22,8 @@ def word_offsets(doc: Doc) -> Tuple[str, List[Optional[int]]]:
     chars: List[str] = []
     ends: List[Optional[int]] = []
     length = 0
-    for token in doc:
-        if token.is_space or is_mark(token.text):
+    for token, is_punct in zip(doc, punct_flags(doc)):
+        if token.is_space or is_punct:
             ends.append(None)
             continue
         chars.append(token.lower_)

@@ -82,3 +82,16 @@ def test_capitalise():
     assert capitalise("hello") == "Hello"
     assert capitalise("ßa") == "ßa"
     assert capitalise("") == ""
+
+
+def test_punct_flags_follow_part_of_speech_when_present(nlp):
+    from spacy.tokens import Doc
+
+    from spacy_punct.labels import punct_flags
+
+    doc = Doc(nlp.vocab, words=["mistakes", "--", ".", "so"])
+    assert punct_flags(doc) == [False, True, True, False]
+    assert marks_after(doc)[0] == "."
+    doc = Doc(nlp.vocab, words=["mistakes", "--", ".", "so"], pos=["X", "X", "PUNCT", "X"])
+    assert punct_flags(doc) == [False, False, True, False]
+    assert marks_after(doc)[:2] == ["", "."]
