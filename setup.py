@@ -32,6 +32,7 @@ setup(
         "spacy_augmenters": [
             "spacy_punct.asr_noise.v1 = spacy_punct.augment:create_asr_noise_augmenter"
         ],
+        "spacy_callbacks": ["spacy_punct.time_limit.v1 = spacy_punct.training:create_time_limit"],
         "console_scripts": ["spacy-punct = spacy_punct.cli:app"],
     },
 )

@@ -24,6 +24,7 @@ def create_punct_corpus(
     lowercase: bool = True,
     max_length: int = 200,
     random_chunks: bool = False,
+    shuffle: bool = False,
     seed: int = 0,
     limit: int = 0,
     augmenter: Optional[Augmenter] = None,
@@ -33,8 +34,11 @@ def create_punct_corpus(
     lowercase: lower-case the words the model sees (ASR output is lower-case).
     max_length: cut docs into chunks of at most this many words (0: whole docs).
     random_chunks: start the chunks at a random offset, new every epoch, so that
-        chunk ends are not sentence ends.
-    seed: seed of the chunk offsets.
+        chunk ends are not sentence ends. spaCy calls the reader every epoch
+        only with `[training] max_epochs = -1`.
+    shuffle: yield each epoch's chunks in random order (spaCy does not shuffle
+        with `max_epochs = -1`).
+    seed: seed of the chunk offsets and the order.
     limit: read at most this many docs (0: all).
     augmenter: applied to every example (for instance `spacy_punct.asr_noise.v1`).
     """
@@ -43,6 +47,7 @@ def create_punct_corpus(
         lowercase=lowercase,
         max_length=max_length,
         random_chunks=random_chunks,
+        shuffle=shuffle,
         seed=seed,
         limit=limit,
         augmenter=augmenter,
@@ -59,6 +64,7 @@ class PunctCorpus:
         lowercase: bool = True,
         max_length: int = 200,
         random_chunks: bool = False,
+        shuffle: bool = False,
         seed: int = 0,
         limit: int = 0,
         augmenter: Optional[Augmenter] = None,
@@ -71,6 +77,7 @@ class PunctCorpus:
         self.lowercase = lowercase
         self.max_length = max_length
         self.random_chunks = random_chunks
+        self.shuffle = shuffle
         self.seed = seed
         self.limit = limit
         self.augmenter = augmenter
@@ -79,18 +86,23 @@ class PunctCorpus:
     def __call__(self, nlp: Language) -> Iterator[Example]:
         rng = numpy.random.default_rng([self.seed, self.epoch])
         self.epoch += 1
+        examples = self._examples(nlp, rng)
+        if self.shuffle:
+            examples = list(examples)
+            rng.shuffle(examples)
+        for example in examples:
+            if self.augmenter is None:
+                yield example
+            else:
+                yield from self.augmenter(nlp, example)
+
+    def _examples(self, nlp: Language, rng: numpy.random.Generator) -> Iterator[Example]:
         for doc in read_docbins(self.path, nlp.vocab, self.limit):
             words, spaces, marks = split_marks(doc)
             for start, end in self._chunks(len(words), rng):
                 chunk = words[start:end]
                 seen = [word.lower() for word in chunk] if self.lowercase else chunk
-                example = make_example(
-                    nlp.vocab, seen, chunk, marks[start:end], spaces[start:end]
-                )
-                if self.augmenter is None:
-                    yield example
-                else:
-                    yield from self.augmenter(nlp, example)
+                yield make_example(nlp.vocab, seen, chunk, marks[start:end], spaces[start:end])
 
     def _chunks(self, n_words: int, rng: numpy.random.Generator) -> Iterator[Tuple[int, int]]:
         size = self.max_length or n_words

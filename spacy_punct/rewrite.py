@@ -132,6 +132,7 @@ def _build(doc: Doc, plan: RewritePlan) -> Doc:
     new._.source_text = doc.text
     new._.punctuated = new.text
     new.cats = dict(doc.cats)
+    new._context = doc._context  # what nlp.pipe(..., as_tuples=True) passes along
     _copy_token_extensions(doc, new, new_index)
     new.ents = _map_spans(doc.ents, new, new_index)
     for key, group in doc.spans.items():

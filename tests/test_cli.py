@@ -13,7 +13,7 @@ runner = CliRunner()
 def test_help():
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0
-    for command in ("punctuate", "strip"):
+    for command in ("convert", "stats", "split", "train", "evaluate", "punctuate", "strip"):
         assert command in result.output
 
 
@@ -73,3 +73,90 @@ def test_entry_points_in_a_fresh_interpreter():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "Punctuator ('EMPTY', 'COMMA', 'PERIOD', 'QUESTION')" in result.stdout
+
+
+def test_convert_and_stats(tmp_path):
+    source = tmp_path / "words.txt"
+    source.write_bytes(b"so\tCOMMA\r\nhow\tO\rwas\tO\nit\tQUESTION\n\tCOMMA\nbad\xff\tPERIOD\n")
+    out = tmp_path / "out.spacy"
+    result = runner.invoke(app, ["convert", "tokens", str(source), str(out)])
+    assert result.exit_code == 0, result.output
+    for line in ("documents: 1", "words: 5", "COMMA: 1", "QUESTION: 1", "PERIOD: 1",
+                 "invalid UTF-8 sequences replaced by U+FFFD: 1", "skipped lines with an empty word: 1"):
+        assert line in result.output
+    result = runner.invoke(app, ["stats", str(out)])
+    assert result.exit_code == 0
+    assert result.output.split("\n")[:3] == ["documents: 1", "words: 5", "COMMA: 1"]
+
+
+def test_convert_errors(tmp_path):
+    source = tmp_path / "words.txt"
+    source.write_text("not a token file at all\n")
+    result = runner.invoke(app, ["convert", "tokens", str(source), str(tmp_path / "o.spacy")])
+    assert result.exit_code == 1 and "expected 'word<TAB>LABEL'" in result.output
+    result = runner.invoke(app, ["convert", "pdf", str(source), str(tmp_path / "o.spacy")])
+    assert result.exit_code == 1 and "unknown format" in result.output
+
+
+def test_split(corpus_path, tmp_path):
+    result = runner.invoke(app, ["split", str(corpus_path), str(tmp_path / "a.spacy"), str(tmp_path / "b.spacy"), "--dev-fraction", "0.34"])
+    assert result.exit_code == 0, result.output
+    assert "Wrote 4 docs" in result.output and "Wrote 2 docs" in result.output
+
+
+def test_evaluate(trained, corpus_path, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    (tmp_path / "tests").mkdir()
+    for name in ("a", "b"):
+        (tmp_path / "tests" / f"{name}.spacy").write_bytes(corpus_path.read_bytes())
+    result = runner.invoke(app, ["evaluate", str(tmp_path / "model"), str(tmp_path / "tests"), "-o", str(tmp_path / "metrics")])
+    assert result.exit_code == 0, result.output
+    assert "| **overall (micro)** | 100.0 | 100.0 | 100.0 | 20 |" in result.output
+    assert "| QUESTION | 100.0 | 100.0 | 100.0 | 4 |" in result.output
+    import json
+
+    scores = json.loads((tmp_path / "metrics" / "b.json").read_text())
+    assert scores["punct_f"] == 1.0 and scores["words"] == 70 and scores["words_per_second"] > 0
+    assert (tmp_path / "metrics" / "a.md").read_text().startswith("| label |")
+
+
+def test_punctuate_jsonl(trained, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), "--format", "jsonl"], input="so how was the trip\n\n")
+    assert result.exit_code == 0, result.output
+    import json
+
+    first, empty = [json.loads(line) for line in result.stdout.splitlines()]
+    assert first["punctuated"] == "So, how was the trip?"
+    assert first["sentences"] == ["So, how was the trip?"]
+    assert first["tokens"][1] == {"text": ",", "start": 2, "end": 3, "source": None, "source_start": None, "punct": ""}
+    assert first["tokens"][2]["source_start"] == 3
+    assert empty == {"text": "", "punctuated": "", "sentences": [], "tokens": []}
+
+
+def test_train_with_a_time_limit(corpus_path, tmp_path):
+    from pathlib import Path
+
+    config = Path(__file__).parent.parent / "configs" / "en_cpu.cfg"
+    result = runner.invoke(app, [
+        "train", str(config), "--output", str(tmp_path / "out"), "--max-minutes", "0.001",
+        "--paths.train", str(corpus_path), "--paths.dev", str(corpus_path), "--training.eval_frequency", "1",
+    ])
+    assert result.exit_code == 0, result.output
+    assert "time limit reached" in result.output
+    assert (tmp_path / "out" / "model-last" / "meta.json").exists()
+    assert (tmp_path / "out" / "model-best" / "meta.json").exists()
+
+
+def test_time_limit_callback():
+    import time
+
+    import pytest
+
+    from spacy_punct.training import TrainingTimeUp, create_time_limit
+
+    callback = create_time_limit(minutes=0.0005)
+    callback(None, {"step": 0})
+    time.sleep(0.05)
+    with pytest.raises(TrainingTimeUp, match="step 7"):
+        callback(None, {"step": 7})

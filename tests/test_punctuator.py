@@ -59,6 +59,14 @@ def test_pipe_equals_call(trained):
     assert piped == [trained(text).text for text in texts]
 
 
+def test_pipe_as_tuples_keeps_the_context(trained):
+    out = list(trained.pipe([("so how was the trip", 1), ("where did you stay", {"id": 2})], as_tuples=True))
+    assert [(doc.text, context) for doc, context in out] == [
+        ("So, how was the trip?", 1),
+        ("Where did you stay?", {"id": 2}),
+    ]
+
+
 def test_rewrite_off_annotates_in_place(trained):
     trained.get_pipe("punctuator").rewrite = False
     doc = trained.make_doc("where did you stay in a small hotel near the harbour")

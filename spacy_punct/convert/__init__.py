@@ -1,0 +1,15 @@
+"""Converters from source formats to DocBins of natural punctuated text."""
+from .common import ConversionError, ConversionStats, ConvertOptions
+from .conllu import convert_conllu
+from .iwslt import convert_iwslt_xml
+from .text import convert_text
+from .tokens import convert_tokens
+
+CONVERTERS = {
+    "tokens": convert_tokens,
+    "conllu": convert_conllu,
+    "iwslt-xml": convert_iwslt_xml,
+    "text": convert_text,
+}
+
+__all__ = ["CONVERTERS", "ConversionError", "ConversionStats", "ConvertOptions"]

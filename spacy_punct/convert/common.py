@@ -1,0 +1,89 @@
+"""What every converter shares: reading damaged files, and the summary."""
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, List, Tuple
+
+from spacy.tokens import Doc
+
+from ..corpus import split_marks
+from ..labels import EMPTY, MARK_LABELS
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass
+class ConvertOptions:
+    """doc_length: words per document where the source marks no documents.
+    blocks: (text) one document per blank-line-separated block, not per file."""
+
+    doc_length: int = 2000
+    blocks: bool = False
+
+
+class ConversionError(ValueError):
+    """The input is not in the format the converter reads."""
+
+
+@dataclass
+class ConversionStats:
+    """What a conversion wrote: documents, words, labels, and what it repaired."""
+
+    documents: int = 0
+    words: int = 0
+    labels: Counter = field(default_factory=Counter)
+    invalid_bytes: int = 0
+    skipped: Counter = field(default_factory=Counter)
+
+    def count(self, doc: Doc) -> None:
+        """Count a written doc as the training reader will read it."""
+        _, _, marks = split_marks(doc)
+        self.documents += 1
+        self.words += len(marks)
+        self.labels.update(MARK_LABELS.get(mark, EMPTY) for mark in marks)
+
+    def summary(self) -> str:
+        lines = [f"documents: {self.documents}", f"words: {self.words}"]
+        lines += [f"{label}: {n}" for label, n in sorted(self.labels.items())]
+        if self.invalid_bytes:
+            lines.append(f"invalid UTF-8 sequences replaced by U+FFFD: {self.invalid_bytes}")
+        lines += [f"skipped {what}: {n}" for what, n in sorted(self.skipped.items())]
+        return "\n".join(lines)
+
+
+def read_text(path: Path, stats: ConversionStats) -> str:
+    """A file's text: UTF-8 (BOM dropped), invalid bytes replaced and counted,
+    line ends (CRLF, lone CR) made LF. Binary files are refused."""
+    raw = Path(path).read_bytes()
+    if b"\x00" in raw:
+        raise ConversionError(f"{path} is a binary file, not text.")
+    text = raw.decode("utf-8", errors="replace")
+    stats.invalid_bytes += text.count("\ufffd") - raw.count("\ufffd".encode("utf-8"))
+    return _LINE_BREAK.sub("\n", text.lstrip("\ufeff"))
+
+
+def input_files(path: Path, pattern: str) -> List[Path]:
+    """The file itself, or the files matching `pattern` under a folder, sorted."""
+    path = Path(path)
+    if not path.exists():
+        raise ConversionError(f"Input not found: {path}")
+    if path.is_dir():
+        files = sorted(p for p in path.rglob(pattern) if p.is_file())
+        if not files:
+            raise ConversionError(f"No {pattern} files under {path}")
+        return files
+    return [path]
+
+
+def token_doc(vocab, tokens: Iterable[Tuple[str, bool, bool]]) -> Doc:
+    """A Doc from (text, space after, is punctuation) triples, with UD part of
+    speech (PUNCT or X) recording which tokens are punctuation."""
+    words, spaces, pos = [], [], []
+    for text, space, is_punct in tokens:
+        words.append(text)
+        spaces.append(space)
+        pos.append("PUNCT" if is_punct else "X")
+    if spaces:
+        spaces[-1] = False
+    return Doc(vocab, words=words, spaces=spaces, pos=pos)

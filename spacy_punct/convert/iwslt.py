@@ -1,0 +1,35 @@
+"""IWSLT mteval XML (`<doc docid>` / `<seg>`), cased and punctuated."""
+import html
+import re
+from pathlib import Path
+from typing import Iterator
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from .common import ConversionError, ConversionStats, ConvertOptions, input_files, read_text
+
+_DOC = re.compile(r"<doc\b[^>]*>(.*?)</doc>", re.S | re.I)
+_SEG = re.compile(r"<seg\b[^>]*>(.*?)</seg>", re.S | re.I)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def convert_iwslt_xml(
+    path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions
+) -> Iterator[Doc]:
+    """One Doc per `<doc>`: its segments joined by spaces, tokenised by the
+    language's tokenizer."""
+    for file in input_files(path, "*.xml"):
+        text = read_text(file, stats)
+        docs = _DOC.findall(text)
+        if not docs:
+            raise ConversionError(f"{file}: no <doc> elements: not an IWSLT/mteval XML file.")
+        for body in docs:
+            segments = [html.unescape(_TAG.sub("", seg)).strip() for seg in _SEG.findall(body)]
+            segments = [" ".join(seg.split()) for seg in segments if seg.strip()]
+            if not segments:
+                stats.skipped["documents without segments"] += 1
+                continue
+            doc = nlp.make_doc(" ".join(segments))
+            stats.count(doc)
+            yield doc

@@ -1,0 +1,26 @@
+"""Plain punctuated text in any language."""
+import re
+from pathlib import Path
+from typing import Iterator
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from .common import ConversionStats, ConvertOptions, input_files, read_text
+
+
+def convert_text(
+    path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions
+) -> Iterator[Doc]:
+    """One Doc per file, or per blank-line-separated block with `options.blocks`;
+    line breaks inside a document become spaces."""
+    for file in input_files(path, "*.txt"):
+        text = read_text(file, stats)
+        parts = re.split(r"\n[ \t]*\n", text) if options.blocks else [text]
+        for part in parts:
+            part = " ".join(part.split())
+            if not part:
+                continue
+            doc = nlp.make_doc(part)
+            stats.count(doc)
+            yield doc
