@@ -8,31 +8,30 @@ out=corpus/$lang
 mkdir -p "$out/eval"
 convert() { spacy-punct convert "$@"; echo; }
 
+# train_and_dev LANG TRAIN_FILE DEV_FILE: the training file when it was fetched,
+# else the dev file with its last tenth held out for checkpoint selection
+train_and_dev() {
+  if [ -f "$2" ]; then
+    convert tokens "$2" "$out/train.spacy" --lang "$1"
+    convert tokens "$3" "$out/dev.spacy" --lang "$1"
+  else
+    convert tokens "$3" "$out/all.spacy" --lang "$1"
+    spacy-punct split "$out/all.spacy" "$out/train.spacy" "$out/dev.spacy" --dev-fraction 0.1 --lang "$1"
+    rm "$out/all.spacy"
+  fi
+}
+
 case $lang in
   en)
-    # IWSLT TED: train2012 when present, else dev2012 with the last tenth held out
+    # IWSLT TED
     src=$assets/iwslt2011
-    if [ -f "$src/train2012" ]; then
-      convert tokens "$src/train2012" "$out/train.spacy" --lang en
-      convert tokens "$src/dev2012" "$out/dev.spacy" --lang en
-    else
-      convert tokens "$src/dev2012" "$out/all.spacy" --lang en
-      spacy-punct split "$out/all.spacy" "$out/train.spacy" "$out/dev.spacy" --dev-fraction 0.1
-      rm "$out/all.spacy"
-    fi
+    train_and_dev en "$src/train2012" "$src/dev2012"
     convert tokens "$src/test2011" "$out/eval/test2011.spacy" --lang en
     ;;
   bn)
-    # Bangla news: train when present, else dev with the last tenth held out
+    # Bangla news
     src=$assets/bangla
-    if [ -f "$src/train" ]; then
-      convert tokens "$src/train" "$out/train.spacy" --lang bn
-      convert tokens "$src/dev" "$out/dev.spacy" --lang bn
-    else
-      convert tokens "$src/dev" "$out/all.spacy" --lang bn
-      spacy-punct split "$out/all.spacy" "$out/train.spacy" "$out/dev.spacy" --dev-fraction 0.1 --lang bn
-      rm "$out/all.spacy"
-    fi
+    train_and_dev bn "$src/train" "$src/dev"
     convert tokens "$src/test_news" "$out/eval/test_news.spacy" --lang bn
     ;;
   hu)
