@@ -27,7 +27,7 @@ from .labels import (
     punct_flags,
     validate_labels,
 )
-from .rewrite import plan_rewrite, rewrite_doc
+from .rewrite import RewritePlan, build_rewritten, plan_rewrite
 from .scorer import word_offsets
 
 register_extensions()
@@ -168,23 +168,28 @@ class Punctuator(TrainablePipe):
     # -- prediction ---------------------------------------------------------
 
     def __call__(self, doc: Doc) -> Doc:
-        return next(self.pipe([doc], batch_size=1))
+        error_handler = self.get_error_handler()
+        try:
+            plans = self._annotate([doc], self.predict([doc]))
+            return self._output(doc, plans[0])
+        except Exception as e:
+            error_handler(self.name, self, [doc], e)
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
         """Punctuate a stream of docs; yields the rewritten docs when `rewrite`."""
         error_handler = self.get_error_handler()
         for docs in minibatch(stream, size=batch_size):
             try:
-                self.set_annotations(docs, self.predict(docs))
-                yield from (self._output(doc) for doc in docs)
+                plans = self._annotate(docs, self.predict(docs))
+                yield from (self._output(doc, plan) for doc, plan in zip(docs, plans))
             except Exception as e:
                 error_handler(self.name, self, docs, e)
 
-    def _output(self, doc: Doc) -> Doc:
+    def _output(self, doc: Doc, plan: RewritePlan) -> Doc:
         if not self.rewrite:
             return doc
         self._check_downstream_listeners()
-        return rewrite_doc(doc, self.keep_existing)
+        return build_rewritten(doc, plan)
 
     def predict(self, docs: Iterable[Doc]) -> List[Floats2d]:
         """Class probabilities per token, one array per doc."""
@@ -201,9 +206,14 @@ class Punctuator(TrainablePipe):
     def set_annotations(self, docs: Iterable[Doc], scores: List[Floats2d]) -> None:
         """Write `token._.punct`, sentence starts, `doc._.punctuated` and,
         when asked for, `doc._.punct_probs`."""
+        self._annotate(docs, scores)
+
+    def _annotate(self, docs: Iterable[Doc], scores: List[Floats2d]) -> List[RewritePlan]:
+        """Set the annotations; return each doc's rewrite plan."""
         labels = self.labels
         marks = [LABEL_MARKS[label] for label in labels]
         final = {i for i, label in enumerate(labels) if label in SENTENCE_FINAL}
+        plans = []
         for doc, probs in zip(docs, scores):
             probs = self.model.ops.to_numpy(probs)
             punct = punct_flags(doc)
@@ -221,7 +231,10 @@ class Punctuator(TrainablePipe):
                 doc.from_array([SENT_START], starts.astype("uint64").reshape(-1, 1))
             if self.store_probs:
                 doc._.punct_probs = probs
-            doc._.punctuated = plan_rewrite(doc, self.keep_existing).text
+            plan = plan_rewrite(doc, self.keep_existing)
+            doc._.punctuated = plan.text
+            plans.append(plan)
+        return plans
 
     def _decode(self, doc: Doc, probs: numpy.ndarray, punct: Sequence[bool]) -> List[int]:
         """The class index per token: the most probable class whose probability

@@ -57,7 +57,7 @@ def rewrite_doc(doc: Doc, keep_existing: bool = False) -> Doc:
     annotations. `doc._.source_map`, `doc._.source_offsets` and
     `doc._.source_text` lead back to the input.
     """
-    return _build(doc, plan_rewrite(doc, keep_existing))
+    return build_rewritten(doc, plan_rewrite(doc, keep_existing))
 
 
 def plan_rewrite(doc: Doc, keep_existing: bool = False) -> RewritePlan:
@@ -107,7 +107,8 @@ def _closing_end(doc: Doc, i: int) -> int:
     return i
 
 
-def _build(doc: Doc, plan: RewritePlan) -> Doc:
+def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
+    """The rewritten Doc laid out by `plan`, with the input's annotations."""
     source_map = plan.source_map
     new = Doc(doc.vocab, words=plan.words, spaces=plan.spaces, sent_starts=plan.sent_starts)
     new_index = [-1] * len(doc)
