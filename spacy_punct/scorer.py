@@ -92,7 +92,7 @@ def score_punctuation(
         "punct_p": micro.precision,
         "punct_r": micro.recall,
         "punct_f": micro.fscore,
-        "punct_macro_f": sum(s.fscore for s in per_class.values()) / max(len(classes), 1),
+        "punct_macro_f": _macro_f(per_class.values()),
         "punct_ser": (substitutions + deletions + insertions) / n_gold if n_gold else 0.0,
         "punct_per_type": {
             label: {"p": s.precision, "r": s.recall, "f": s.fscore, "support": s.tp + s.fn}
@@ -102,6 +102,12 @@ def score_punctuation(
         "sents_r": sents.recall,
         "sents_f": sents.fscore,
     }
+
+
+def _macro_f(scores: Iterable[PRFScore]) -> float:
+    """Mean F1 over the classes that occur in the reference or the predictions."""
+    present = [s.fscore for s in scores if s.tp + s.fn + s.fp > 0]
+    return sum(present) / len(present) if present else 0.0
 
 
 _KEYS = (

@@ -59,5 +59,14 @@ def test_mismatched_words_are_an_error(nlp):
         score_punctuation([Example(predicted, reference)])
 
 
+def test_macro_f_leaves_out_absent_classes(nlp):
+    eg = _example(nlp, ["a", "b", "c"], [",", "", "."], [",", "", ""])
+    scores = score_punctuation([eg])
+    assert scores["punct_per_type"]["QUESTION"]["support"] == 0
+    assert scores["punct_macro_f"] == pytest.approx((1.0 + 0.0) / 2)
+    eg = _example(nlp, ["a", "b"], ["", "."], ["?", "."])
+    assert score_punctuation([eg])["punct_macro_f"] == pytest.approx((0.0 + 1.0) / 2)
+
+
 def test_no_examples():
     assert score_punctuation([])["punct_f"] is None
