@@ -257,6 +257,31 @@ def split(
 
 
 @app.command()
+def tune(
+    model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
+    dev: Path = typer.Argument(..., help="A .spacy dev set (never the test set).", exists=True),
+    output: Path = typer.Argument(..., help="Where to save the pipeline with the tuned thresholds."),
+    max_length: int = typer.Option(0, help="Cut documents into chunks of this many words (0: whole documents)."),
+) -> None:
+    """Tune one decision threshold per class on dev data for the best micro F1,
+    and save a copy of the pipeline that uses them."""
+    from .tuning import collect_probs, find_punctuator, tune_thresholds
+
+    nlp = load_punctuating_pipeline(model)
+    name, pipe = find_punctuator(nlp)
+    try:
+        examples = list(PunctCorpus(dev, max_length=max_length)(nlp))
+    except ValueError as e:
+        fail(str(e))
+    probs, gold = collect_probs(nlp, examples)
+    thresholds, before, after = tune_thresholds(probs, gold, pipe.labels)
+    typer.echo(f"dev micro F1 {100 * before:.1f} -> {100 * after:.1f} with thresholds {thresholds}")
+    tuned = spacy.load(model, config={"components": {name: {"thresholds": thresholds}}})
+    tuned.to_disk(output)
+    typer.echo(f"Saved {output}")
+
+
+@app.command()
 def strip(
     input: Path = typer.Argument(..., help="A .spacy file of punctuated text, or a folder of them.", exists=True),
     output: Path = typer.Argument(..., help="The .spacy file to write."),

@@ -90,7 +90,8 @@ def make_punctuator(
     labels: the classes (EMPTY first); null to infer them from the training data.
     empty_weight: loss weight of tokens whose gold class is EMPTY (< 1 counters
         the class imbalance).
-    thresholds: per class, the probability below which the mark is not written.
+    thresholds: per class, the probability from which its mark is written (and
+        below which it is not), whatever the other classes' probabilities.
     keep_existing: keep punctuation already in the input and only fill gaps.
     rewrite: return a new, punctuated Doc (else annotate the input in place).
     store_probs: keep the class probabilities in `doc._.punct_probs`.
@@ -237,20 +238,11 @@ class Punctuator(TrainablePipe):
         return plans
 
     def _decode(self, doc: Doc, probs: numpy.ndarray, punct: Sequence[bool]) -> List[int]:
-        """The class index per token: the most probable class whose probability
-        reaches its threshold; EMPTY on whitespace and punctuation tokens and
-        inside words (`do|n't`); the written mark where `keep_existing` and the
-        input has one."""
+        """The class index per token (see `decide`); EMPTY on whitespace and
+        punctuation tokens and inside words (`do|n't`); the written mark where
+        `keep_existing` and the input has one."""
         labels = self.labels
-        unknown = set(self.thresholds) - set(labels)
-        if unknown:
-            raise ValueError(f"Thresholds given for unknown labels {sorted(unknown)}.")
-        scores = numpy.array(probs, copy=True)
-        for label, threshold in self.thresholds.items():
-            column = labels.index(label)
-            if label != EMPTY:
-                scores[probs[:, column] < threshold, column] = -1.0
-        guesses = scores.argmax(axis=1).tolist() if len(doc) else []
+        guesses = decide(probs, labels, self.thresholds).tolist()
         existing = marks_after(doc, punct) if self.keep_existing else None
         for token, is_punct in zip(doc, punct):
             if token.is_space or is_punct or _glued(token, punct):
@@ -366,6 +358,24 @@ class _PipelineRef:
 
     def __reduce__(self):
         return (_PipelineRef, ())
+
+
+def decide(probs: numpy.ndarray, labels: Sequence[str], thresholds: Dict[str, float]) -> numpy.ndarray:
+    """The class index per row of `probs`. A class with a threshold is chosen
+    wherever its probability reaches the threshold (the most probable such
+    class first), and never below it; elsewhere the most probable class wins."""
+    unknown = set(thresholds) - set(labels)
+    if unknown:
+        raise ValueError(f"Thresholds given for unknown labels {sorted(unknown)}.")
+    scores = numpy.array(probs, copy=True)
+    for label, threshold in thresholds.items():
+        if label == EMPTY:
+            continue
+        column = labels.index(label)
+        reached = probs[:, column] >= threshold
+        scores[~reached, column] = -1.0
+        scores[reached, column] += 1.0
+    return scores.argmax(axis=1) if len(scores) else numpy.zeros((0,), dtype="i")
 
 
 def _glued(token, punct: Sequence[bool]) -> bool:

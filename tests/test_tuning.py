@@ -1,0 +1,54 @@
+import numpy
+import pytest
+import spacy
+
+from spacy_punct.punctuator import decide
+from spacy_punct.tuning import collect_probs, micro_f1, tune_thresholds
+
+from .conftest import reader_examples
+
+LABELS = ("EMPTY", "COMMA", "PERIOD", "QUESTION")
+
+
+def test_decide_with_and_without_thresholds():
+    probs = numpy.array([[0.6, 0.3, 0.1, 0.0], [0.15, 0.5, 0.1, 0.25], [0.5, 0.0, 0.1, 0.4]], dtype="f")
+    assert decide(probs, LABELS, {}).tolist() == [0, 1, 0]
+    # reached: chosen although EMPTY is more probable; not reached: never chosen
+    assert decide(probs, LABELS, {"COMMA": 0.25, "QUESTION": 0.35}).tolist() == [1, 1, 3]
+    assert decide(probs, LABELS, {"COMMA": 0.9}).tolist() == [0, 3, 0]
+    with pytest.raises(ValueError, match="unknown labels"):
+        decide(probs, LABELS, {"TILDE": 0.5})
+
+
+def test_tuning_recovers_a_shifted_decision_boundary():
+    rng = numpy.random.default_rng(0)
+    gold = rng.choice(4, size=2000, p=[0.7, 0.15, 0.1, 0.05])
+    # a model that is right but under-confident about QUESTION: p(Q) is 0.4 on questions
+    probs = numpy.full((2000, 4), 0.02, dtype="f")
+    probs[numpy.arange(2000), gold] = 0.9
+    questions = gold == 3
+    probs[questions] = [0.55, 0.03, 0.02, 0.4]
+    thresholds, before, after = tune_thresholds(probs, gold, LABELS)
+    assert before < 0.97 and after == 1.0
+    assert 0.02 < thresholds["QUESTION"] <= 0.4
+    assert micro_f1(decide(probs, LABELS, thresholds), gold) == 1.0
+
+
+def test_collect_probs_and_tune_command(trained, corpus_path, tmp_path):
+    examples = reader_examples(trained, corpus_path)
+    probs, gold = collect_probs(trained, examples)
+    assert probs.shape == (70, 4) and gold.shape == (70,)
+    assert micro_f1(decide(probs, LABELS, {}), gold) == 1.0
+    assert trained.get_pipe("punctuator").rewrite  # settings restored
+
+    from typer.testing import CliRunner
+
+    from spacy_punct.cli import app
+
+    trained.to_disk(tmp_path / "model")
+    result = CliRunner().invoke(app, ["tune", str(tmp_path / "model"), str(corpus_path), str(tmp_path / "tuned")])
+    assert result.exit_code == 0, result.output
+    assert "dev micro F1 100.0 -> 100.0" in result.output
+    tuned = spacy.load(tmp_path / "tuned")
+    assert tuned.get_pipe("punctuator").thresholds == {}
+    assert tuned("so how was the trip").text == "So, how was the trip?"
