@@ -1,5 +1,4 @@
 import pytest
-import spacy
 from spacy.tokens import Doc, DocBin
 
 from spacy_punct.corpus import PunctCorpus, read_docbins, split_marks, strip_docs
