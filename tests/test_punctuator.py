@@ -1,3 +1,4 @@
+import time
 import tracemalloc
 
 import numpy
@@ -128,14 +129,18 @@ def test_bad_input(trained):
 
 def test_long_doc_memory_is_bounded(trained):
     words = ("so how was the trip it was long but we saw the coast " * 7700).split()[:100_000]
-    doc = Doc(trained.vocab, words=words)
+    # the upstream tok2vec is spaCy's; this bounds what the punctuator adds
+    doc = trained.get_pipe("tok2vec")(Doc(trained.vocab, words=words))
     tracemalloc.start()
-    out = trained(doc)
+    start = time.perf_counter()
+    out = trained.get_pipe("punctuator")(doc)
+    seconds = time.perf_counter() - start
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
+    print(f"punctuator on 100,000 words: {seconds:.1f} s, peak traced memory {peak / 1e6:.0f} MB")
     assert sum(1 for t in out if t._.source_i is not None) == 100_000
     assert out.text.count("?") > 1000
-    assert peak < 1_000_000_000, f"peak {peak / 1e6:.0f} MB"
+    assert peak < 500_000_000, f"peak {peak / 1e6:.0f} MB"
 
 
 def test_uninitialized_component_is_a_clear_error(nlp):
