@@ -15,6 +15,7 @@ from tqdm import tqdm
 from .convert import CONVERTERS, ConversionError, ConversionStats, ConvertOptions
 from .corpus import PunctCorpus, read_docbins, strip_docs
 from .labels import EMPTY, MARK_LABELS
+from .punctuator import find_punctuator
 
 app = typer.Typer(help="Punctuation restoration with spaCy.", no_args_is_help=True)
 
@@ -36,9 +37,10 @@ def load_punctuating_pipeline(model: str) -> Language:
         nlp = spacy.load(model)
     except OSError as e:
         fail(f"cannot load pipeline {model!r}: {e}")
-    factories = [nlp.get_pipe_meta(name).factory for name in nlp.pipe_names]
-    if "punctuator" not in factories:
-        fail(f"pipeline {model!r} has no punctuator component (it has {nlp.pipe_names}).")
+    try:
+        find_punctuator(nlp)
+    except ValueError as e:
+        fail(f"pipeline {model!r}: {e}")
     return nlp
 
 
@@ -130,7 +132,7 @@ def punctuate(
     if format not in ("text", "jsonl"):
         fail(f"unknown format {format!r}; choose text or jsonl.")
     nlp = load_punctuating_pipeline(model)
-    nlp.get_pipe(_punctuator_name(nlp)).rewrite = True
+    find_punctuator(nlp)[1].rewrite = True
     if input is None:
         source: TextIO = sys.stdin
         total = None
@@ -151,10 +153,6 @@ def punctuate(
             target.close()
         if input is not None:
             source.close()
-
-
-def _punctuator_name(nlp: Language) -> str:
-    return next(name for name in nlp.pipe_names if nlp.get_pipe_meta(name).factory == "punctuator")
 
 
 @app.command()
@@ -265,7 +263,7 @@ def tune(
 ) -> None:
     """Tune one decision threshold per class on dev data for the best micro F1,
     and save a copy of the pipeline that uses them."""
-    from .tuning import collect_probs, find_punctuator, tune_thresholds
+    from .tuning import collect_probs, tune_thresholds
 
     nlp = load_punctuating_pipeline(model)
     name, pipe = find_punctuator(nlp)

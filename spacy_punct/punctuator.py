@@ -385,6 +385,14 @@ def _glued(token, punct: Sequence[bool]) -> bool:
     return not token.doc[token.i + 1].is_space and not punct[token.i + 1]
 
 
+def find_punctuator(nlp: Language) -> Tuple[str, Punctuator]:
+    """The pipeline's punctuator and its name."""
+    for name, pipe in nlp.pipeline:
+        if isinstance(pipe, Punctuator):
+            return name, pipe
+    raise ValueError(f"The pipeline has no punctuator component (it has {nlp.pipe_names}).")
+
+
 def check_downstream_listeners(nlp: Language, name: str) -> None:
     """Raise if a component after `name` listens to one before it while `name`
     rewrites docs."""

@@ -6,18 +6,10 @@ from spacy.language import Language
 from spacy.training import Example
 
 from .labels import EMPTY
-from .punctuator import Punctuator, decide
+from .punctuator import decide, find_punctuator
 from .scorer import word_offsets
 
 DEFAULT_GRID = tuple(round(x, 2) for x in numpy.arange(0.1, 0.91, 0.05))
-
-
-def find_punctuator(nlp: Language) -> Tuple[str, Punctuator]:
-    """The pipeline's punctuator and its name."""
-    for name, pipe in nlp.pipeline:
-        if isinstance(pipe, Punctuator):
-            return name, pipe
-    raise ValueError(f"The pipeline has no punctuator (it has {nlp.pipe_names}).")
 
 
 def collect_probs(nlp: Language, examples: Iterable[Example]) -> Tuple[numpy.ndarray, numpy.ndarray]:
