@@ -13,7 +13,8 @@ def test_project_config_is_valid_and_complete():
     for steps in config["workflows"].values():
         assert all(step in commands for step in steps)
     for lang in ("en", "bn", "hu"):
-        assert (ROOT / "configs" / f"{lang}_{config['vars']['config']}.cfg").exists()
+        for recipe in ("cpu", "trf"):  # --vars.config
+            assert (ROOT / "configs" / f"{lang}_{recipe}.cfg").exists()
         assert config["workflows"][lang] == [f"convert-{lang}", f"train-{lang}", f"evaluate-{lang}"]
     for command in commands.values():
         for dep in command.get("deps", []):

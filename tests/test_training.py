@@ -23,7 +23,7 @@ def _spacy(*args: str) -> subprocess.CompletedProcess:
     return result
 
 
-@pytest.mark.parametrize("config", ["en_cpu.cfg", "en_trf.cfg"])
+@pytest.mark.parametrize("config", sorted(p.name for p in CONFIGS.glob("*.cfg")))
 def test_debug_config(config, corpus_path):
     _spacy("debug", "config", str(CONFIGS / config), "--paths.train", str(corpus_path), "--paths.dev", str(corpus_path))
 
