@@ -21,7 +21,10 @@ setup(
         "typer>=0.9",
         "numpy",
     ],
-    extras_require={"test": ["pytest>=7", "tokenizers", "transformers"]},
+    extras_require={
+        "test": ["pytest>=7", "tokenizers", "transformers"],
+        "benchmark": ["matplotlib", "tokenizers", "transformers"],
+    },
     entry_points={
         "spacy_factories": ["punctuator = spacy_punct.punctuator:make_punctuator"],
         "spacy_architectures": [

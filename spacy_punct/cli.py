@@ -1,5 +1,6 @@
 """The `spacy-punct` command line."""
 import json
+import random
 import sys
 import time
 from collections import Counter
@@ -42,6 +43,17 @@ def load_punctuating_pipeline(model: str) -> Language:
     except ValueError as e:
         fail(f"pipeline {model!r}: {e}")
     return nlp
+
+
+def apply_windows(nlp: Language, window: int, stride: int) -> None:
+    """Set the transformers' window and stride when asked to."""
+    from .windows import set_windows
+
+    if window or stride:
+        try:
+            set_windows(nlp, window, stride or window)
+        except ValueError as e:
+            fail(str(e))
 
 
 @app.command()
@@ -126,12 +138,15 @@ def punctuate(
     format: str = typer.Option("text", help="text: the punctuated text; jsonl: one JSON object per document."),
     whole: bool = typer.Option(False, "--whole", help="The whole input is one document (default: one per line)."),
     batch_size: int = typer.Option(64, help="Documents per batch."),
+    window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
+    stride: int = typer.Option(0, help="Transformers: tokens between window starts; window/stride predictions per token."),
 ) -> None:
     """Punctuate text. One document per line (empty lines stay empty) keeps
     memory bounded on files of any size."""
     if format not in ("text", "jsonl"):
         fail(f"unknown format {format!r}; choose text or jsonl.")
     nlp = load_punctuating_pipeline(model)
+    apply_windows(nlp, window, stride)
     find_punctuator(nlp)[1].rewrite = True
     if input is None:
         source: TextIO = sys.stdin
@@ -162,16 +177,31 @@ def evaluate(
     output_dir: Optional[Path] = typer.Option(None, "--output-dir", "-o", help="Write <test set>.json and .md here."),
     lowercase: bool = typer.Option(True, help="Lower-case the input words, as ASR output is."),
     max_length: int = typer.Option(0, help="Cut documents into chunks of this many words (0: whole documents)."),
+    asr_noise: float = typer.Option(
+        0.0, help="Simulate recognition errors: alter this share of the words (see spacy_punct.asr_noise.v1)."
+    ),
+    seed: int = typer.Option(0, help="Seed of the simulated recognition errors."),
+    window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
+    stride: int = typer.Option(0, help="Transformers: tokens between window starts; window/stride predictions per token."),
 ) -> None:
     """Score a pipeline on test sets: per-class P/R/F1, micro and macro F1,
-    slot error rate, sentence boundaries and speed."""
+    slot error rate, confusion matrix, sentence boundaries and speed."""
+    from .augment import create_asr_noise_augmenter
+
     nlp = load_punctuating_pipeline(model)
+    apply_windows(nlp, window, stride)
     test_sets = sorted(data.glob("*.spacy")) if data.is_dir() else [data]
     if not test_sets:
         fail(f"no .spacy files in {data}.")
+    if not 0.0 <= asr_noise <= 1.0:
+        fail(f"--asr-noise must be between 0 and 1, not {asr_noise}.")
+    augmenter = create_asr_noise_augmenter(level=asr_noise) if asr_noise else None
+    suffix = f".asr-noise-{asr_noise:g}" if asr_noise else ""
     for test_set in test_sets:
+        random.seed(seed)
         try:
-            examples = list(PunctCorpus(test_set, lowercase=lowercase, max_length=max_length)(nlp))
+            corpus = PunctCorpus(test_set, lowercase=lowercase, max_length=max_length, augmenter=augmenter)
+            examples = list(corpus(nlp))
         except ValueError as e:
             fail(str(e))
         if not examples:
@@ -183,11 +213,12 @@ def evaluate(
         result = {key: value for key, value in scores.items() if key.startswith(("punct_", "sents_"))}
         result.update({"words": n_words, "words_per_second": n_words / seconds})
         table = format_scores(result)
-        typer.echo(f"{test_set}\n{table}\n")
+        name = test_set.stem + suffix
+        typer.echo(f"{test_set}{' with ' + suffix[1:] if suffix else ''}\n{table}\n")
         if output_dir:
             output_dir.mkdir(parents=True, exist_ok=True)
-            (output_dir / f"{test_set.stem}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
-            (output_dir / f"{test_set.stem}.md").write_text(table + "\n", encoding="utf8")
+            (output_dir / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
+            (output_dir / f"{name}.md").write_text(table + "\n", encoding="utf8")
 
 
 def format_scores(scores: Dict[str, Any]) -> str:
@@ -218,7 +249,9 @@ def train(
     gpu_id: int = typer.Option(-1, help="GPU id, or -1 for the CPU."),
 ) -> None:
     """`spacy train` with a time limit. Further options override the config,
-    as with spacy train (e.g. --paths.train corpus/train.spacy)."""
+    as with spacy train (e.g. --paths.train corpus/train.spacy). Writes the
+    training time to <output>/training.json and, with spacy.ConsoleLogger.v3,
+    the evaluations to <output>/log.jsonl."""
     from spacy.cli._util import parse_config_overrides
 
     from .training import train_for
@@ -227,6 +260,8 @@ def train(
     stopped = train_for(config, output, max_minutes, gpu_id, parse_config_overrides(ctx.args))
     minutes = (time.perf_counter() - start) / 60
     reason = "time limit reached" if stopped else "config's stopping rule"
+    summary = {"minutes": minutes, "ended_by": reason}
+    (output / "training.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf8")
     typer.echo(f"Training ended after {minutes:.1f} minutes ({reason}); pipelines in {output}")
 
 

@@ -12,7 +12,7 @@ from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.util import minibatch
 from spacy.vocab import Vocab
-from thinc.api import Config, Model
+from thinc.api import Config, Model, Optimizer
 from thinc.types import Floats2d
 
 from .extensions import register_extensions
@@ -63,6 +63,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
         "keep_existing": False,
         "rewrite": True,
         "store_probs": False,
+        "learn_rate_scale": 1.0,
         "scorer": {"@scorers": "spacy_punct.punct_scorer.v1"},
     },
     default_score_weights={
@@ -83,6 +84,7 @@ def make_punctuator(
     keep_existing: bool,
     rewrite: bool,
     store_probs: bool,
+    learn_rate_scale: float,
     scorer: Optional[Callable],
 ) -> "Punctuator":
     """Restore punctuation, sentence case and sentence boundaries.
@@ -95,6 +97,11 @@ def make_punctuator(
     keep_existing: keep punctuation already in the input and only fill gaps.
     rewrite: return a new, punctuated Doc (else annotate the input in place).
     store_probs: keep the class probabilities in `doc._.punct_probs`.
+    learn_rate_scale: multiplies the optimizer's learning rate for this
+        component's own weights (its head, and an inline tok2vec). A shared
+        transformer or tok2vec is updated by its own component at the
+        optimizer's rate, so 3.33 with a transformer at 3e-5 trains the head
+        at 1e-4.
     """
     return Punctuator(
         nlp.vocab,
@@ -106,6 +113,7 @@ def make_punctuator(
         keep_existing=keep_existing,
         rewrite=rewrite,
         store_probs=store_probs,
+        learn_rate_scale=learn_rate_scale,
         scorer=scorer,
         nlp=nlp,
     )
@@ -126,6 +134,7 @@ class Punctuator(TrainablePipe):
         keep_existing: bool = False,
         rewrite: bool = True,
         store_probs: bool = False,
+        learn_rate_scale: float = 1.0,
         scorer: Optional[Callable] = None,
         nlp: Optional[Language] = None,
     ) -> None:
@@ -140,6 +149,9 @@ class Punctuator(TrainablePipe):
         self.keep_existing = keep_existing
         self.rewrite = rewrite
         self.store_probs = store_probs
+        if not learn_rate_scale >= 0.0:
+            raise ValueError(f"learn_rate_scale must be >= 0, not {learn_rate_scale}.")
+        self.learn_rate_scale = learn_rate_scale
         self.scorer = scorer
         self._nlp = _PipelineRef(nlp)
         self._checked_pipeline: Optional[Tuple[str, ...]] = None
@@ -310,6 +322,13 @@ class Punctuator(TrainablePipe):
                 weights.append(self.empty_weight if index == 0 else 1.0)
         return gold, weights
 
+    def finish_update(self, sgd: Optimizer) -> None:
+        """Update the component's weights, at `learn_rate_scale` times the
+        optimizer's learning rate."""
+        if self.learn_rate_scale != 1.0:
+            sgd = ScaledOptimizer(sgd, self.learn_rate_scale)
+        self.model.finish_update(sgd)
+
     def initialize(
         self,
         get_examples: Callable[[], Iterable[Example]],
@@ -345,6 +364,20 @@ class Punctuator(TrainablePipe):
         validate_examples(examples, "Punctuator.score")
         return self.scorer(examples, labels=self.labels, **kwargs)
 
+
+
+class ScaledOptimizer:
+    """An optimizer that applies another one's update at a scaled learning rate."""
+
+    def __init__(self, optimizer: Optimizer, scale: float) -> None:
+        self.optimizer = optimizer
+        self.scale = scale
+
+    def __call__(self, key, weights, gradient, *, lr_scale: float = 1.0):
+        return self.optimizer(key, weights, gradient, lr_scale=lr_scale * self.scale)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.optimizer, name)
 
 
 class _PipelineRef:

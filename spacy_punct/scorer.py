@@ -1,4 +1,5 @@
-"""Punctuation scores: per-class and overall P/R/F1, macro F1, slot error rate and
+"""Punctuation scores: per-class and overall P/R/F1, macro F1, slot error rate,
+a confusion matrix (gold class -> predicted class -> words) and
 sentence-boundary P/R/F.
 
 A mark is identified by the position, in the lower-cased words without
@@ -52,10 +53,12 @@ def score_punctuation(
     classes = [label for label in labels if label != EMPTY]
     per_class = {label: PRFScore() for label in classes}
     sents = PRFScore()
+    confusion = {gold: {guess: 0 for guess in labels} for gold in labels}
     substitutions = deletions = insertions = n_gold = 0
-    n_examples = 0
+    n_examples = n_words = 0
     for example in examples:
         n_examples += 1
+        n_words += sum(end is not None for end in word_offsets(example.reference)[1])
         gold_text, gold = doc_marks(example.reference, labels)
         pred_text, pred = doc_marks(example.predicted, labels)
         if gold_text != pred_text:
@@ -64,6 +67,8 @@ def score_punctuation(
                 f"cannot be compared: {pred_text[:60]!r} vs {gold_text[:60]!r}."
             )
         n_gold += len(gold)
+        for offset in gold.keys() | pred.keys():
+            confusion[gold.get(offset, EMPTY)][pred.get(offset, EMPTY)] += 1
         for offset, label in gold.items():
             guess = pred.get(offset)
             if guess == label:
@@ -88,6 +93,7 @@ def score_punctuation(
     micro = PRFScore()
     for score in per_class.values():
         micro += score
+    confusion[EMPTY][EMPTY] = n_words - sum(sum(row.values()) for row in confusion.values())
     return {
         "punct_p": micro.precision,
         "punct_r": micro.recall,
@@ -98,6 +104,7 @@ def score_punctuation(
             label: {"p": s.precision, "r": s.recall, "f": s.fscore, "support": s.tp + s.fn}
             for label, s in per_class.items()
         },
+        "punct_confusion": confusion,
         "sents_p": sents.precision,
         "sents_r": sents.recall,
         "sents_f": sents.fscore,
@@ -117,6 +124,7 @@ _KEYS = (
     "punct_macro_f",
     "punct_ser",
     "punct_per_type",
+    "punct_confusion",
     "sents_p",
     "sents_r",
     "sents_f",

@@ -5,7 +5,7 @@ from typing import Any, Callable, Dict, Optional
 
 from spacy.cli.train import train as spacy_train
 from spacy.language import Language
-from spacy.util import registry
+from spacy.util import load_config, registry
 
 
 class TrainingTimeUp(Exception):
@@ -29,6 +29,16 @@ def create_time_limit(minutes: float) -> Callable[[Language, Dict[str, Any]], No
     return before_update
 
 
+LOG_NAME = "log.jsonl"
+
+
+def _logs_to_file(config_path: Path, overrides: Dict[str, Any]) -> bool:
+    """Whether the config's logger is spaCy's console logger that can also
+    write a JSONL file."""
+    logger = load_config(config_path, overrides=overrides, interpolate=False)["training"]["logger"]
+    return logger.get("@loggers") == "spacy.ConsoleLogger.v3"
+
+
 def train_for(
     config_path: Path,
     output_path: Path,
@@ -38,8 +48,13 @@ def train_for(
 ) -> bool:
     """Run `spacy train`, stopping after `max_minutes` (0: no limit). spaCy
     saves `model-last` when the loop ends and `model-best` at every best
-    evaluation. Returns whether the time limit ended training."""
+    evaluation; with `spacy.ConsoleLogger.v3` the evaluations are also written
+    to <output_path>/log.jsonl. Returns whether the time limit ended training."""
     overrides = dict(overrides or {})
+    if _logs_to_file(config_path, overrides):
+        log_path = Path(output_path) / LOG_NAME
+        log_path.unlink(missing_ok=True)
+        overrides.setdefault("training.logger.output_file", str(log_path))
     if max_minutes > 0:
         overrides["training.before_update"] = {
             "@callbacks": "spacy_punct.time_limit.v1",

@@ -1,3 +1,4 @@
+import json
 import subprocess
 import sys
 
@@ -120,6 +121,22 @@ def test_evaluate(trained, corpus_path, tmp_path):
     assert (tmp_path / "metrics" / "a.md").read_text().startswith("| label |")
 
 
+def test_evaluate_with_asr_noise(trained, corpus_path, tmp_path):
+    import json
+
+    trained.to_disk(tmp_path / "model")
+    args = ["evaluate", str(tmp_path / "model"), str(corpus_path), "-o", str(tmp_path / "metrics"), "--asr-noise", "0.6"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    noisy = json.loads((tmp_path / "metrics" / "tiny.asr-noise-0.6.json").read_text())
+    # words are deleted and inserted, gold marks move with them; the score drops
+    assert noisy["words"] != 70 and noisy["punct_f"] < 1.0
+    assert runner.invoke(app, args).exit_code == 0
+    again = json.loads((tmp_path / "metrics" / "tiny.asr-noise-0.6.json").read_text())
+    assert again["punct_confusion"] == noisy["punct_confusion"] and again["words"] == noisy["words"]  # seeded
+    assert runner.invoke(app, args[:-1] + ["2"]).exit_code == 1
+
+
 def test_punctuate_jsonl(trained, tmp_path):
     trained.to_disk(tmp_path / "model")
     result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), "--format", "jsonl"], input="so how was the trip\n\n")
@@ -138,14 +155,23 @@ def test_train_with_a_time_limit(corpus_path, tmp_path):
     from pathlib import Path
 
     config = Path(__file__).parent.parent / "configs" / "en_cpu.cfg"
-    result = runner.invoke(app, [
+    args = [
         "train", str(config), "--output", str(tmp_path / "out"), "--max-minutes", "0.001",
         "--paths.train", str(corpus_path), "--paths.dev", str(corpus_path), "--training.eval_frequency", "1",
-    ])
+    ]
+    result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "time limit reached" in result.output
     assert (tmp_path / "out" / "model-last" / "meta.json").exists()
     assert (tmp_path / "out" / "model-best" / "meta.json").exists()
+    summary = json.loads((tmp_path / "out" / "training.json").read_text())
+    assert summary["ended_by"] == "time limit reached" and summary["minutes"] > 0
+    log = [json.loads(line) for line in (tmp_path / "out" / "log.jsonl").read_text().splitlines()]
+    assert log and {"step", "score", "scores"} <= set(log[0]) and "punct_f" in log[0]["scores"]
+    # a second run into the same folder replaces the log instead of leaving it stale
+    (tmp_path / "out" / "log.jsonl").write_text('{"stale": true}\n')
+    assert runner.invoke(app, args).exit_code == 0
+    assert "stale" not in (tmp_path / "out" / "log.jsonl").read_text()
 
 
 def test_time_limit_callback():

@@ -9,7 +9,7 @@ ROOT = Path(__file__).parent.parent
 def test_project_config_is_valid_and_complete():
     config = load_project_config(ROOT)
     commands = {command["name"]: command for command in config["commands"]}
-    assert set(config["workflows"]) == {"demo", "en", "bn", "hu", "all"}
+    assert set(config["workflows"]) == {"demo", "en", "bn", "hu", "all", "benchmark"}
     for steps in config["workflows"].values():
         assert all(step in commands for step in steps)
     for lang in ("en", "bn", "hu"):
@@ -18,7 +18,7 @@ def test_project_config_is_valid_and_complete():
         assert config["workflows"][lang] == [f"convert-{lang}", f"train-{lang}", f"evaluate-{lang}"]
     for command in commands.values():
         for dep in command.get("deps", []):
-            if dep.startswith(("configs/", "demo/", "scripts/")):
+            if dep.startswith(("configs/", "demo/", "scripts/", "benchmarks/")):
                 assert (ROOT / dep).exists(), dep
     for asset in config["assets"]:
         assert asset.get("extra") or asset.get("checksum"), asset["dest"]

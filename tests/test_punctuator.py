@@ -220,3 +220,35 @@ def test_listener_added_after_training_is_refused(trained):
     trained.get_pipe("punctuator").rewrite = False
     trained.remove_pipe("tagger")
     assert trained("so how was it")._.punctuated
+
+
+def _weights(model):
+    return [node.get_param(name).copy() for node in model.walk() for name in node.param_names if node.has_param(name)]
+
+
+@pytest.mark.parametrize("scale", [0.0, 1.0, 3.0])
+def test_learn_rate_scale(corpus_path, scale):
+    """The scale applies to the punctuator's own weights; the shared tok2vec
+    keeps the optimizer's rate."""
+    nlp = listener_pipeline()
+    pipe = nlp.get_pipe("punctuator")
+    pipe.learn_rate_scale = scale
+    examples = reader_examples(nlp, corpus_path)
+    optimizer = nlp.initialize(lambda: examples)
+    head = pipe.model.get_ref("output_layer")
+    before_head, before_tok2vec = head.get_param("W").copy(), _weights(nlp.get_pipe("tok2vec").model)
+    nlp.update(examples, sgd=optimizer, drop=0.0)
+    head_step = numpy.abs(head.get_param("W") - before_head).max()
+    # the output layer starts at zero: gradients reach the tok2vec from the second step
+    nlp.update(examples, sgd=optimizer, drop=0.0)
+    tok2vec_changed = any(
+        not numpy.array_equal(a, b) for a, b in zip(before_tok2vec, _weights(nlp.get_pipe("tok2vec").model))
+    )
+    assert tok2vec_changed
+    # Adam's first step moves every weight with a gradient by about the learning rate
+    assert head_step == pytest.approx(scale * optimizer.learn_rate, rel=0.05)
+
+
+def test_learn_rate_scale_must_not_be_negative(nlp):
+    with pytest.raises(ValueError, match="learn_rate_scale"):
+        nlp.add_pipe("punctuator", config={"learn_rate_scale": -1.0})

@@ -27,6 +27,11 @@ def test_scores_by_hand(nlp):
     assert scores["punct_p"] == pytest.approx(2 / 4)
     assert scores["punct_r"] == pytest.approx(2 / 4)
     assert scores["punct_macro_f"] == pytest.approx((2 / 3 + 2 / 3 + 0) / 3)
+    confusion = scores["punct_confusion"]
+    assert confusion["EMPTY"] == {"EMPTY": 1, "COMMA": 1, "PERIOD": 0, "QUESTION": 0}
+    assert confusion["PERIOD"] == {"EMPTY": 0, "COMMA": 0, "PERIOD": 1, "QUESTION": 1}
+    assert confusion["QUESTION"]["EMPTY"] == 1 and confusion["COMMA"]["COMMA"] == 1
+    assert sum(sum(row.values()) for row in confusion.values()) == len(words)
     # one substitution (. -> ?), one deletion (?), one insertion (,) over 4 gold marks
     assert scores["punct_ser"] == pytest.approx(3 / 4)
     # boundaries after c, e, f (gold) vs c, f (pred)

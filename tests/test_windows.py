@@ -1,0 +1,36 @@
+import pytest
+from spacy.tokens import Doc, DocBin
+
+from spacy_punct.windows import set_windows, transformer_names
+
+from .conftest import TEXTS, reader_examples
+from .test_transformer import trf_pipeline
+
+
+@pytest.fixture(scope="module")
+def trf_nlp(tiny_bert, tmp_path_factory):
+    nlp = trf_pipeline(tiny_bert, window=32, stride=24)
+    path = tmp_path_factory.mktemp("windows") / "tiny.spacy"
+    DocBin(docs=[nlp.make_doc(t) for t in TEXTS]).to_disk(path)
+    examples = reader_examples(nlp, path)
+    nlp.initialize(lambda: examples)
+    return nlp
+
+
+@pytest.mark.parametrize("stride,expected", [(32, 4), (16, 7), (8, 13)])
+def test_set_windows_predictions_per_token(trf_nlp, stride, expected):
+    assert set_windows(trf_nlp, 32, stride) == ["transformer"]
+    spans = trf_nlp.get_pipe("transformer").model.attrs["get_spans"]([Doc(trf_nlp.vocab, words=["w"] * 128)])[0]
+    assert len(spans) == expected
+    covered = [sum(span.start <= i < span.end for span in spans) for i in range(128)]
+    assert max(covered) == 32 // stride and min(covered) >= 1
+    doc = trf_nlp("so how was the trip it was long but we saw the coast " * 10)
+    assert len(doc) > 100
+
+
+def test_set_windows_refuses_bad_values_and_tok2vec_pipelines(trf_nlp, trained):
+    with pytest.raises(ValueError, match="stride"):
+        set_windows(trf_nlp, 32, 64)
+    with pytest.raises(ValueError, match="no transformer"):
+        set_windows(trained, 32, 16)
+    assert transformer_names(trained) == []
