@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Convert one language's corpus to corpus/LANG/{train,dev}.spacy and corpus/LANG/eval/*.spacy.
+# Convert one language's corpus to corpus/LANG/train.spacy (a folder for en),
+# corpus/LANG/dev.spacy and corpus/LANG/eval/*.spacy.
 # Usage: scripts/prepare_corpus.sh LANG ASSETS_DIR
 set -euo pipefail
 lang=$1
@@ -8,30 +9,38 @@ out=corpus/$lang
 mkdir -p "$out/eval"
 convert() { spacy-punct convert "$@"; echo; }
 
-# train_and_dev LANG TRAIN_FILE DEV_FILE: the training file when it was fetched,
-# else the dev file with its last tenth held out for checkpoint selection
+# train_and_dev LANG TRAIN_FILE DEV_FILE TRAIN_OUT: the training file when it
+# was fetched, else the dev file with its last tenth held out for checkpoint
+# selection (written to $out/dev.spacy)
 train_and_dev() {
   if [ -f "$2" ]; then
-    convert tokens "$2" "$out/train.spacy" --lang "$1"
+    convert tokens "$2" "$4" --lang "$1"
     convert tokens "$3" "$out/dev.spacy" --lang "$1"
   else
     convert tokens "$3" "$out/all.spacy" --lang "$1"
-    spacy-punct split "$out/all.spacy" "$out/train.spacy" "$out/dev.spacy" --dev-fraction 0.1 --lang "$1"
+    spacy-punct split "$out/all.spacy" "$4" "$out/dev.spacy" --dev-fraction 0.1 --lang "$1"
     rm "$out/all.spacy"
   fi
 }
 
 case $lang in
   en)
-    # IWSLT TED
+    # IWSLT TED, and UD English GUM (cased, spoken and written genres) when it
+    # was fetched: its train part is extra training data, its dev part a test set
     src=$assets/iwslt2011
-    train_and_dev en "$src/train2012" "$src/dev2012"
+    gum=$assets/english_gum
+    mkdir -p "$out/train"
+    train_and_dev en "$src/train2012" "$src/dev2012" "$out/train/iwslt.spacy"
     convert tokens "$src/test2011" "$out/eval/test2011.spacy" --lang en
+    if [ -d "$gum/train" ]; then
+      convert conllu "$gum/train" "$out/train/gum.spacy" --lang en
+      convert conllu "$gum/dev" "$out/eval/gum_dev.spacy" --lang en
+    fi
     ;;
   bn)
     # Bangla news
     src=$assets/bangla
-    train_and_dev bn "$src/train" "$src/dev"
+    train_and_dev bn "$src/train" "$src/dev" "$out/train.spacy"
     convert tokens "$src/test_news" "$out/eval/test_news.spacy" --lang bn
     ;;
   hu)
@@ -46,12 +55,6 @@ case $lang in
       convert conllu "$src/hu_szeged-ud-test.conllu" "$out/eval/test.spacy" --lang hu
     fi
     ;;
-  gum)
-    # UD English GUM (cased, spoken and written genres): extra English data
-    src=$assets/english_gum
-    convert conllu "$src/train" "corpus/gum/train.spacy" --lang en
-    convert conllu "$src/dev" "corpus/gum/eval/dev.spacy" --lang en
-    ;;
   demo)
     # the small corpus that ships with the project
     convert text demo/train.txt "$out/train.spacy" --lang en --blocks
@@ -59,7 +62,7 @@ case $lang in
     convert text demo/test.txt "$out/eval/test.spacy" --lang en --blocks
     ;;
   *)
-    echo "Unknown corpus '$lang' (en, bn, hu, gum, demo)" >&2
+    echo "Unknown corpus '$lang' (en, bn, hu, demo)" >&2
     exit 1
     ;;
 esac
