@@ -186,3 +186,10 @@ def test_time_limit_callback():
     time.sleep(0.05)
     with pytest.raises(TrainingTimeUp, match="step 7"):
         callback(None, {"step": 7})
+
+
+def test_windows_need_a_transformer(trained, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), "--window", "64", "--stride", "16"], input="so how\n")
+    assert result.exit_code == 1
+    assert "no transformer" in result.output

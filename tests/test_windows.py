@@ -34,3 +34,24 @@ def test_set_windows_refuses_bad_values_and_tok2vec_pipelines(trf_nlp, trained):
     with pytest.raises(ValueError, match="no transformer"):
         set_windows(trained, 32, 16)
     assert transformer_names(trained) == []
+
+
+def test_cli_sets_windows(trf_nlp, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    import spacy_punct.windows
+    from spacy_punct.cli import app
+
+    calls = []
+
+    def recording_set_windows(nlp, window, stride):
+        calls.append((window, stride))
+        return set_windows(nlp, window, stride)
+
+    monkeypatch.setattr(spacy_punct.windows, "set_windows", recording_set_windows)
+    trf_nlp.to_disk(tmp_path / "model")
+    args = ["punctuate", str(tmp_path / "model"), "--window", "16", "--stride", "4", "--format", "jsonl"]
+    result = CliRunner().invoke(app, args, input="so how was the trip it was long but we saw the coast\n")
+    assert result.exit_code == 0, result.output
+    assert '"text": "so how was the trip it was long but we saw the coast"' in result.output
+    assert calls == [(16, 4)]
