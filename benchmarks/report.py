@@ -66,7 +66,8 @@ def plot_training(training: Path, output: Path) -> bool:
     fig, ax = plt.subplots(figsize=(7, 4))
     for run, path in logs.items():
         entries = [json.loads(line) for line in path.read_text(encoding="utf8").splitlines() if line.strip()]
-        ax.plot([e["step"] for e in entries], [100 * e["scores"]["punct_f"] for e in entries], label=run)
+        # spaCy's logger writes scores in percent
+        ax.plot([e["step"] for e in entries], [e["scores"]["punct_f"] for e in entries], label=run)
     ax.set_xlabel("training step")
     ax.set_ylabel("held-out micro F1")
     ax.set_title("Held-out micro F1 during training")
