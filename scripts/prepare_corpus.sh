@@ -32,6 +32,9 @@ case $lang in
     mkdir -p "$out/train"
     train_and_dev en "$src/train2012" "$src/dev2012" "$out/train/iwslt.spacy"
     convert tokens "$src/test2011" "$out/eval/test2011.spacy" --lang en
+    if [ -f "$src/test2011asr" ]; then
+      convert tokens "$src/test2011asr" "$out/eval/test2011asr.spacy" --lang en
+    fi
     if [ -d "$gum/train" ]; then
       convert conllu "$gum/train" "$out/train/gum.spacy" --lang en
       convert conllu "$gum/dev" "$out/eval/gum_dev.spacy" --lang en
