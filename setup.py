@@ -26,16 +26,19 @@ setup(
         "benchmark": ["matplotlib", "tokenizers", "transformers"],
     },
     entry_points={
-        "spacy_factories": ["punctuator = spacy_punct.punctuator:make_punctuator"],
+        "spacy_factories": [
+            "punctuator = spacy_punct.punctuator:make_punctuator",
+            "punct_rewriter = spacy_punct.rewriter:make_punct_rewriter",
+        ],
         "spacy_architectures": [
             "spacy_punct.PunctuatorModel.v1 = spacy_punct.model:build_punctuator_model"
         ],
-        "spacy_readers": ["spacy_punct.PunctCorpus.v1 = spacy_punct.corpus:create_punct_corpus"],
+        "spacy_readers": ["spacy_punct.PunctCorpus.v1 = spacy_punct.training.corpus:create_punct_corpus"],
         "spacy_scorers": ["spacy_punct.punct_scorer.v1 = spacy_punct.scorer:make_punct_scorer"],
         "spacy_augmenters": [
-            "spacy_punct.asr_noise.v1 = spacy_punct.augment:create_asr_noise_augmenter"
+            "spacy_punct.asr_noise.v1 = spacy_punct.training.augment:create_asr_noise_augmenter"
         ],
-        "spacy_callbacks": ["spacy_punct.time_limit.v1 = spacy_punct.training:create_time_limit"],
+        "spacy_callbacks": ["spacy_punct.time_limit.v1 = spacy_punct.training.loop:create_time_limit"],
         "console_scripts": ["spacy-punct = spacy_punct.cli:app"],
     },
 )

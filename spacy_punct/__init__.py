@@ -1,22 +1,46 @@
 """Punctuation restoration as a spaCy pipeline component."""
 from .about import __version__
-from .augment import create_asr_noise_augmenter
-from .corpus import PunctCorpus, create_punct_corpus
 from .extensions import register_extensions
+from .inference import (
+    PipelineError,
+    RecordError,
+    evaluate,
+    find_punctuator,
+    load_pipeline,
+    output_record,
+    punctuate,
+    punctuate_pieces,
+    punctuate_records,
+)
+from .labels import LabelSet
 from .model import build_punctuator_model
 from .punctuator import Punctuator, make_punctuator
 from .rewrite import rewrite_doc
+from .rewriter import PunctRewriter, make_punct_rewriter
 from .scorer import make_punct_scorer, score_punctuation
+from .training import PunctCorpus, create_asr_noise_augmenter, create_punct_corpus
 
 __all__ = [
     "__version__",
-    "Punctuator",
+    "LabelSet",
+    "PipelineError",
     "PunctCorpus",
+    "PunctRewriter",
+    "Punctuator",
+    "RecordError",
     "build_punctuator_model",
     "create_asr_noise_augmenter",
     "create_punct_corpus",
+    "evaluate",
+    "find_punctuator",
+    "load_pipeline",
+    "make_punct_rewriter",
     "make_punct_scorer",
     "make_punctuator",
+    "output_record",
+    "punctuate",
+    "punctuate_pieces",
+    "punctuate_records",
     "register_extensions",
     "rewrite_doc",
     "score_punctuation",

@@ -1,24 +1,29 @@
-"""The `spacy-punct` command line."""
+"""The `spacy-punct` command line: thin wrappers over the library."""
 import json
-import random
 import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any, Dict, Iterator, NoReturn, Optional, TextIO
+from typing import Any, Dict, Iterator, List, NoReturn, Optional, TextIO, Tuple
 
 import spacy
 import typer
 from spacy.language import Language
-from spacy.tokens import Doc, DocBin
+from spacy.tokens import DocBin
 from tqdm import tqdm
 
+from . import textio
 from .convert import CONVERTERS, ConversionError, ConversionStats, ConvertOptions
-from .corpus import PunctCorpus, read_docbins, strip_docs
+from .inference import PipelineError, RecordError, evaluate as evaluate_pipeline
+from .inference import find_punctuator, load_pipeline, output_record, punctuate_parts, record_doc
 from .labels import EMPTY, MARK_LABELS
-from .punctuator import find_punctuator
+from .training.corpus import PunctCorpus, read_docbins, strip_docs
 
-app = typer.Typer(help="Punctuation restoration with spaCy.", no_args_is_help=True)
+app = typer.Typer(
+    help="Punctuation restoration with spaCy.",
+    no_args_is_help=True,
+    context_settings={"max_content_width": 120},
+)
 
 
 @app.callback()
@@ -32,20 +37,44 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(1)
 
 
-def load_punctuating_pipeline(model: str) -> Language:
-    """Load a pipeline and check that it has a punctuator."""
+def _parse_settings(values: List[str], option: str) -> Dict[str, float]:
+    """LABEL=VALUE pairs of a repeated option."""
+    settings: Dict[str, float] = {}
+    for value in values:
+        label, sep, number = value.partition("=")
+        try:
+            settings[label.strip().upper()] = float(number)
+        except ValueError:
+            fail(f"{option} takes LABEL=NUMBER (e.g. QUESTION=0.3), not {value!r}.")
+        if not sep:
+            fail(f"{option} takes LABEL=NUMBER (e.g. QUESTION=0.3), not {value!r}.")
+    return settings
+
+
+def _load(model: str, keep_existing: Optional[bool] = None, thresholds: Optional[List[str]] = None,
+          margins: Optional[List[str]] = None) -> Language:
+    """Load a punctuating pipeline with decision settings from the command line."""
+    settings: Dict[str, Any] = {}
+    if keep_existing is not None:
+        settings["keep_existing"] = keep_existing
+    if thresholds:
+        settings["thresholds"] = _parse_settings(thresholds, "--threshold")
+    if margins:
+        settings["margins"] = _parse_settings(margins, "--margin")
     try:
-        nlp = spacy.load(model)
-    except OSError as e:
-        fail(f"cannot load pipeline {model!r}: {e}")
-    try:
-        find_punctuator(nlp)
-    except ValueError as e:
-        fail(f"pipeline {model!r}: {e}")
+        nlp = load_pipeline(model)
+        if settings:
+            name, pipe = find_punctuator(nlp)
+            pipe.label_set.check_known(settings.get("thresholds", {}), "--threshold")
+            pipe.label_set.check_known(settings.get("margins", {}), "--margin")
+            for key, value in settings.items():
+                setattr(pipe, key, value)
+    except (PipelineError, ValueError) as e:
+        fail(str(e))
     return nlp
 
 
-def apply_windows(nlp: Language, window: int, stride: int) -> None:
+def _apply_windows(nlp: Language, window: int, stride: int) -> None:
     """Set the transformers' window and stride when asked to."""
     from .windows import set_windows
 
@@ -54,6 +83,18 @@ def apply_windows(nlp: Language, window: int, stride: int) -> None:
             set_windows(nlp, window, stride or window)
         except ValueError as e:
             fail(str(e))
+
+
+def _prepare_output(path: Optional[Path], *inputs: Optional[Path]) -> None:
+    """Refuse an output that is one of the inputs; create its folder."""
+    if path is None:
+        return
+    for source in inputs:
+        if source is not None and path.exists() and path.resolve() == source.resolve():
+            fail(f"the output {path} is the input: choose another file (nothing was written).")
+    if path.exists() and path.is_dir():
+        fail(f"the output {path} is a folder; give a file name.")
+    path.parent.mkdir(parents=True, exist_ok=True)
 
 
 @app.command()
@@ -68,6 +109,7 @@ def convert(
     """Convert a corpus to a DocBin of natural punctuated text."""
     if format not in CONVERTERS:
         fail(f"unknown format {format!r}; choose one of {', '.join(CONVERTERS)}.")
+    _prepare_output(output, input)
     nlp = spacy.blank(lang)
     stats = ConversionStats()
     options = ConvertOptions(doc_length=doc_length, blocks=blocks)
@@ -77,7 +119,6 @@ def convert(
         fail(str(e))
     if not docs:
         fail(f"{input} holds no text to convert.")
-    output.parent.mkdir(parents=True, exist_ok=True)
     DocBin(docs=docs).to_disk(output)
     typer.echo(f"Wrote {output}\n{stats.summary()}")
 
@@ -102,72 +143,75 @@ def stats(
         typer.echo(f"{label}: {n}")
 
 
-def _read_documents(stream: TextIO, whole: bool, progress: Optional[int]) -> Iterator[str]:
-    """Lines (or the whole stream) as documents, with a progress bar over lines."""
+def _items(nlp: Language, reader: textio.TextReader, whole: bool, records: bool) -> Iterator[Tuple[Any, Any]]:
+    """(text or doc, input record) pairs: one per line, or the whole input;
+    with `records`, a JSON object per non-empty line."""
     if whole:
-        yield stream.read()
+        text = reader.read()
+        yield text, {"text": text}
         return
-    for line in tqdm(stream, total=progress, unit=" lines", disable=progress is None, file=sys.stderr):
-        yield line.rstrip("\r\n")
-
-
-def _as_json(text: str, doc: Doc) -> Dict[str, Any]:
-    return {
-        "text": text,
-        "punctuated": doc.text,
-        "sentences": [sent.text for sent in doc.sents] if len(doc) else [],
-        "tokens": [
-            {
-                "text": token.text,
-                "start": token.idx,
-                "end": token.idx + len(token.text),
-                "source": token._.source_i,
-                "source_start": token._.source_idx,
-                "punct": token._.punct,
-            }
-            for token in doc
-        ],
-    }
+    for number, line in enumerate(reader, start=1):
+        if not records:
+            yield line, {"text": line}
+            continue
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"line {number}: not JSON ({e.msg}).") from None
+        yield record_doc(nlp, record, number), record
 
 
 @app.command()
 def punctuate(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
-    input: Optional[Path] = typer.Argument(None, help="Text file (default: stdin).", exists=True, dir_okay=False),
+    input: Optional[Path] = typer.Argument(None, help="Text file, plain or gzip (default: stdin).", exists=True, dir_okay=False),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Output file (default: stdout)."),
-    format: str = typer.Option("text", help="text: the punctuated text; jsonl: one JSON object per document."),
+    format: str = typer.Option("text", help="Output: text (the punctuated text) or jsonl (one JSON record per document)."),
+    input_format: str = typer.Option("text", help="Input: text (one document per line) or jsonl (records with 'text' or timed 'words')."),
     whole: bool = typer.Option(False, "--whole", help="The whole input is one document (default: one per line)."),
-    batch_size: int = typer.Option(64, help="Documents per batch."),
+    batch_size: int = typer.Option(64, min=1, help="Documents per batch."),
+    keep_existing: Optional[bool] = typer.Option(None, "--keep-existing/--replace-existing", help="Keep punctuation already in the input, or let predictions replace it (default: as the pipeline says)."),
+    threshold: List[str] = typer.Option([], help="LABEL=P: write LABEL's mark wherever its probability reaches P (repeatable)."),
+    margin: List[str] = typer.Option([], help="LABEL=X: write LABEL's mark only with a relative margin over every other class above X (repeatable)."),
     window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
     stride: int = typer.Option(0, help="Transformers: tokens between window starts; window/stride predictions per token."),
 ) -> None:
-    """Punctuate text. One document per line (empty lines stay empty) keeps
-    memory bounded on files of any size."""
+    """Punctuate text: one document per line (empty lines stay empty), read and
+    written as it goes, so memory stays bounded on inputs of any size; lines
+    of any length are punctuated in pieces."""
     if format not in ("text", "jsonl"):
-        fail(f"unknown format {format!r}; choose text or jsonl.")
-    nlp = load_punctuating_pipeline(model)
-    apply_windows(nlp, window, stride)
-    find_punctuator(nlp)[1].rewrite = True
-    if input is None:
-        source: TextIO = sys.stdin
-        total = None
-    else:
-        with input.open(encoding="utf8", errors="replace", newline="") as counted:
-            total = sum(1 for _ in counted)
-        source = input.open(encoding="utf8", errors="replace", newline="")
-    target = output.open("w", encoding="utf8") if output else sys.stdout
+        fail(f"unknown --format {format!r}; choose text or jsonl.")
+    if input_format not in ("text", "jsonl"):
+        fail(f"unknown --input-format {input_format!r}; choose text or jsonl.")
+    _prepare_output(output, input)
+    nlp = _load(model, keep_existing, threshold, margin)
+    _apply_windows(nlp, window, stride)
     try:
-        texts = _read_documents(source, whole, None if whole or input is None else total)
-        for doc, text in nlp.pipe(((t, t) for t in texts), as_tuples=True, batch_size=batch_size):
+        reader = textio.open_text(input) if input is not None else textio.TextReader(sys.stdin.buffer, "standard input")
+    except textio.InputError as e:
+        fail(str(e))
+    target: TextIO = output.open("w", encoding="utf8", newline="\n") if output else sys.stdout
+    progress = tqdm(unit=" words", file=sys.stderr, disable=not sys.stderr.isatty(), smoothing=0.1)
+    try:
+        items = _items(nlp, reader, whole, input_format == "jsonl")
+        for doc, record, _, last in punctuate_parts(nlp, items, batch_size=batch_size):
             if format == "jsonl":
-                target.write(json.dumps(_as_json(text, doc), ensure_ascii=False) + "\n")
+                target.write(json.dumps(output_record(doc, record), ensure_ascii=False) + "\n")
             else:
-                target.write(doc.text + "\n")
+                target.write(doc.text + ("\n" if last else ""))
+            target.flush()
+            progress.update(sum(1 for token in doc if token._.source_i is not None and not token.is_space))
+    except (RecordError, ValueError) as e:
+        fail(f"{reader.name}: {e} The output written so far is kept.")
     finally:
+        progress.close()
+        reader.close()
         if output:
             target.close()
-        if input is not None:
-            source.close()
+    if reader.replaced:
+        typer.secho(f"{reader.name}: {reader.replaced} undecodable characters replaced by U+FFFD.", err=True)
 
 
 @app.command()
@@ -177,46 +221,32 @@ def evaluate(
     output_dir: Optional[Path] = typer.Option(None, "--output-dir", "-o", help="Write <test set>.json and .md here."),
     lowercase: bool = typer.Option(True, help="Lower-case the input words, as ASR output is."),
     max_length: int = typer.Option(0, help="Cut documents into chunks of this many words (0: whole documents)."),
-    asr_noise: float = typer.Option(
-        0.0, help="Simulate recognition errors: alter this share of the words (see spacy_punct.asr_noise.v1)."
-    ),
+    asr_noise: float = typer.Option(0.0, help="Simulate recognition errors: alter this share of the words (see spacy_punct.asr_noise.v1)."),
     seed: int = typer.Option(0, help="Seed of the simulated recognition errors."),
     window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
     stride: int = typer.Option(0, help="Transformers: tokens between window starts; window/stride predictions per token."),
 ) -> None:
     """Score a pipeline on test sets: per-class P/R/F1, micro and macro F1,
     slot error rate, confusion matrix, sentence boundaries and speed."""
-    from .augment import create_asr_noise_augmenter
-
-    nlp = load_punctuating_pipeline(model)
-    apply_windows(nlp, window, stride)
+    nlp = _load(model)
+    _apply_windows(nlp, window, stride)
     test_sets = sorted(data.glob("*.spacy")) if data.is_dir() else [data]
     if not test_sets:
         fail(f"no .spacy files in {data}.")
-    if not 0.0 <= asr_noise <= 1.0:
-        fail(f"--asr-noise must be between 0 and 1, not {asr_noise}.")
-    augmenter = create_asr_noise_augmenter(level=asr_noise) if asr_noise else None
+    if output_dir:
+        output_dir.mkdir(parents=True, exist_ok=True)
     suffix = f".asr-noise-{asr_noise:g}" if asr_noise else ""
     for test_set in test_sets:
-        random.seed(seed)
         try:
-            corpus = PunctCorpus(test_set, lowercase=lowercase, max_length=max_length, augmenter=augmenter)
-            examples = list(corpus(nlp))
+            result = evaluate_pipeline(
+                nlp, test_set, lowercase=lowercase, max_length=max_length, asr_noise=asr_noise, seed=seed
+            )
         except ValueError as e:
             fail(str(e))
-        if not examples:
-            fail(f"{test_set} holds no documents.")
-        start = time.perf_counter()
-        scores = nlp.evaluate(examples)
-        seconds = time.perf_counter() - start
-        n_words = sum(len(eg.reference) for eg in examples)
-        result = {key: value for key, value in scores.items() if key.startswith(("punct_", "sents_"))}
-        result.update({"words": n_words, "words_per_second": n_words / seconds})
         table = format_scores(result)
-        name = test_set.stem + suffix
         typer.echo(f"{test_set}{' with ' + suffix[1:] if suffix else ''}\n{table}\n")
         if output_dir:
-            output_dir.mkdir(parents=True, exist_ok=True)
+            name = test_set.stem + suffix
             (output_dir / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
             (output_dir / f"{name}.md").write_text(table + "\n", encoding="utf8")
 
@@ -249,12 +279,10 @@ def train(
     gpu_id: int = typer.Option(-1, help="GPU id, or -1 for the CPU."),
 ) -> None:
     """`spacy train` with a time limit. Further options override the config,
-    as with spacy train (e.g. --paths.train corpus/train.spacy). Writes the
-    training time to <output>/training.json and, with spacy.ConsoleLogger.v3,
-    the evaluations to <output>/log.jsonl."""
+    as with spacy train (e.g. --paths.train corpus/train.spacy)."""
     from spacy.cli._util import parse_config_overrides
 
-    from .training import train_for
+    from .training.loop import train_for
 
     start = time.perf_counter()
     stopped = train_for(config, output, max_minutes, gpu_id, parse_config_overrides(ctx.args))
@@ -276,6 +304,8 @@ def split(
     """Hold out the last documents of a corpus as a dev set."""
     if not 0 < dev_fraction < 1:
         fail(f"--dev-fraction must be between 0 and 1, not {dev_fraction}.")
+    _prepare_output(train_output, input)
+    _prepare_output(dev_output, input)
     try:
         docs = list(read_docbins(input, spacy.blank(lang).vocab))
     except ValueError as e:
@@ -284,7 +314,6 @@ def split(
         fail(f"{input} has {len(docs)} document(s): too few to split.")
     n_dev = min(len(docs) - 1, max(1, round(len(docs) * dev_fraction)))
     for path, part in ((train_output, docs[:-n_dev]), (dev_output, docs[-n_dev:])):
-        path.parent.mkdir(parents=True, exist_ok=True)
         DocBin(docs=part, store_user_data=True).to_disk(path)
         typer.echo(f"Wrote {len(part)} docs, {sum(len(d) for d in part)} tokens to {path}")
 
@@ -293,24 +322,36 @@ def split(
 def tune(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
     dev: Path = typer.Argument(..., help="A .spacy dev set (never the test set).", exists=True),
-    output: Path = typer.Argument(..., help="Where to save the pipeline with the tuned thresholds."),
+    output: Path = typer.Argument(..., help="Where to save the pipeline with the tuned settings."),
     max_length: int = typer.Option(0, help="Cut documents into chunks of this many words (0: whole documents)."),
+    thresholds: bool = typer.Option(True, help="Tune per-class probability thresholds."),
+    margins: bool = typer.Option(True, help="Tune per-class margins (Cai & Wang)."),
 ) -> None:
-    """Tune one decision threshold per class on dev data for the best micro F1,
-    and save a copy of the pipeline that uses them."""
-    from .tuning import collect_probs, tune_thresholds
+    """Tune per-class decision thresholds and margins on dev data for the best
+    micro F1, and save a copy of the pipeline that uses them."""
+    from .tuning import collect_probs, tune_decisions
 
-    nlp = load_punctuating_pipeline(model)
+    if not (thresholds or margins):
+        fail("nothing to tune: --no-thresholds and --no-margins.")
+    if output.exists() and not output.is_dir():
+        fail(f"the output {output} is a file; give a folder.")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    nlp = _load(model)
     name, pipe = find_punctuator(nlp)
     try:
         examples = list(PunctCorpus(dev, max_length=max_length)(nlp))
     except ValueError as e:
         fail(str(e))
     probs, gold = collect_probs(nlp, examples)
-    thresholds, before, after = tune_thresholds(probs, gold, pipe.labels)
-    typer.echo(f"dev micro F1 {100 * before:.1f} -> {100 * after:.1f} with thresholds {thresholds}")
-    tuned = spacy.load(model, config={"components": {name: {"thresholds": thresholds}}})
-    tuned.to_disk(output)
+    chosen_thresholds, chosen_margins, before, after = tune_decisions(
+        probs, gold, pipe.label_set, thresholds=thresholds, margins=margins
+    )
+    typer.echo(
+        f"dev micro F1 {100 * before:.1f} -> {100 * after:.1f} with thresholds "
+        f"{chosen_thresholds} and margins {chosen_margins}"
+    )
+    settings = {"thresholds": chosen_thresholds, "margins": chosen_margins}
+    load_pipeline(model, config={"components": {name: settings}}).to_disk(output)
     typer.echo(f"Saved {output}")
 
 
@@ -323,12 +364,12 @@ def strip(
 ) -> None:
     """Write the gold form of a test set: bare words with their gold marks in
     `token._.punct`, the form that `spacy evaluate` reads."""
+    _prepare_output(output, input)
     vocab = spacy.blank(lang).vocab
     try:
         docs = list(strip_docs(read_docbins(input, vocab), lowercase=not cased))
     except ValueError as e:
         fail(str(e))
-    output.parent.mkdir(parents=True, exist_ok=True)
     DocBin(docs=docs, store_user_data=True).to_disk(output)
     n_words = sum(len(doc) for doc in docs)
     typer.echo(f"Wrote {len(docs)} docs, {n_words} words to {output}")

@@ -1,7 +1,11 @@
-"""The custom attributes the punctuator reads and writes."""
-from typing import Optional
+"""The custom attributes the punctuator reads and writes, and how the values of
+custom attributes travel from one doc to another."""
+from typing import Any, Dict, List, Optional, Sequence
 
 from spacy.tokens import Doc, Token
+
+# attributes this package writes on the docs it builds itself
+OWN_DOC_ATTRS = frozenset({"punctuated", "punct_probs", "source_map", "source_offsets", "source_text"})
 
 
 def _source_i(token: Token) -> Optional[int]:
@@ -20,6 +24,18 @@ def _source_idx(token: Token) -> Optional[int]:
     return None if offset < 0 else offset
 
 
+def _punctuated(doc: Doc) -> Optional[str]:
+    """The punctuated text: the doc's own on a rewritten doc, else the rewrite
+    of the doc's annotations (None before the punctuator ran)."""
+    from .rewrite import plan_rewrite
+
+    if doc._.source_map is not None or not len(doc):
+        return doc.text
+    if doc[0]._.punct is None:
+        return None
+    return plan_rewrite(doc).text
+
+
 def register_extensions() -> None:
     """Register the attributes once (safe to call repeatedly)."""
     # the canonical mark after the token ("" for none): gold on references,
@@ -27,19 +43,46 @@ def register_extensions() -> None:
     if not Token.has_extension("punct"):
         Token.set_extension("punct", default=None)
     if not Doc.has_extension("punctuated"):
-        Doc.set_extension("punctuated", default=None)
+        Doc.set_extension("punctuated", getter=_punctuated)
     # per-token class probabilities (n_tokens x n_labels), when asked for
     if not Doc.has_extension("punct_probs"):
         Doc.set_extension("punct_probs", default=None)
     # on a rewritten doc: per token, the index of the input token it came from
     # (-1 for inserted marks), its character offset in the input, and the input text
-    if not Doc.has_extension("source_map"):
-        Doc.set_extension("source_map", default=None)
-    if not Doc.has_extension("source_offsets"):
-        Doc.set_extension("source_offsets", default=None)
-    if not Doc.has_extension("source_text"):
-        Doc.set_extension("source_text", default=None)
+    for name in ("source_map", "source_offsets", "source_text"):
+        if not Doc.has_extension(name):
+            Doc.set_extension(name, default=None)
     if not Token.has_extension("source_i"):
         Token.set_extension("source_i", getter=_source_i)
     if not Token.has_extension("source_idx"):
         Token.set_extension("source_idx", getter=_source_idx)
+    # word timings in seconds, where the input has them
+    for name in ("start_time", "end_time"):
+        if not Token.has_extension(name):
+            Token.set_extension(name, default=None)
+
+
+def token_extension_values(doc: Doc, skip: Sequence[str] = ()) -> List[Dict[str, Any]]:
+    """Per token, the values of custom token attributes set on it."""
+    by_offset = {token.idx: token.i for token in doc}
+    values: List[Dict[str, Any]] = [{} for _ in doc]
+    for key, value in doc.user_data.items():
+        if isinstance(key, tuple) and len(key) == 4 and key[0] == "._." and key[3] is None:
+            name, start = key[1], key[2]
+            if start is not None and name not in skip and start in by_offset:
+                values[by_offset[start]][name] = value
+    return values
+
+
+def set_token_extension_values(token: Token, values: Dict[str, Any]) -> None:
+    """Set custom token attributes (registered or not) on a token."""
+    for name, value in values.items():
+        token.doc.user_data[("._.", name, token.idx, None)] = value
+
+
+def copy_doc_extension_values(source: Doc, target: Doc) -> None:
+    """Copy the values of custom doc attributes (`doc._.utt_id`) to another doc."""
+    for key, value in source.user_data.items():
+        if isinstance(key, tuple) and len(key) == 4 and key[0] == "._." and key[2] is None and key[3] is None:
+            if key[1] not in OWN_DOC_ATTRS:
+                target.user_data[key] = value

@@ -1,5 +1,5 @@
-"""The punctuation classes, the written characters that map to them, and how a
-label set is chosen.
+"""The punctuation classes, the written characters that map to them, and the
+label set: one object per component that turns marks into classes and back.
 
 Every written mark is stored as the canonical mark of its most specific class
 (`!` stays `!`). A label set then maps the canonical mark to the first class in
@@ -7,9 +7,9 @@ its fallback chain that the set contains (`!` is PERIOD in the default set),
 following Nagy et al. 2021, Table 1. One converted corpus therefore serves every
 label set.
 """
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
-from spacy.tokens import Doc
+import numpy
 
 EMPTY = "EMPTY"
 DEFAULT_LABELS: Tuple[str, ...] = ("EMPTY", "COMMA", "PERIOD", "QUESTION")
@@ -37,7 +37,8 @@ FALLBACK: Dict[str, str] = {
     "DASH": "COMMA",
 }
 
-# classes after which a new sentence starts
+# classes whose written mark ends a sentence, whatever class it counts as in a
+# label set (`;` counts as PERIOD for scoring but does not end a sentence)
 SENTENCE_FINAL = frozenset({"PERIOD", "QUESTION", "EXCLAMATION"})
 
 # when several marks follow one word (`?"`, `.)`), the first class here wins
@@ -53,29 +54,42 @@ PRIORITY: Tuple[str, ...] = (
 )
 
 # written character -> class, for every script we support (Latin, Bengali, CJK
-# full-width, Arabic). Quotes count as COMMA (Nagy et al.).
-_CHAR_LABELS: Dict[str, str] = {
-    ",": "COMMA", "，": "COMMA", "、": "COMMA", "،": "COMMA",
-    '"': "COMMA", "“": "COMMA", "”": "COMMA", "„": "COMMA", "«": "COMMA", "»": "COMMA",
-    ".": "PERIOD", "。": "PERIOD", "।": "PERIOD", "॥": "PERIOD",
-    "?": "QUESTION", "？": "QUESTION", "؟": "QUESTION",
-    "!": "EXCLAMATION", "！": "EXCLAMATION",
-    ":": "COLON", "：": "COLON",
-    ";": "SEMICOLON", "；": "SEMICOLON", "؛": "SEMICOLON",
-    "…": "ELLIPSIS",
-    "–": "DASH", "—": "DASH",
+# full-width, Arabic)
+_MARK_CHARS_BY_LABEL: Dict[str, str] = {
+    "COMMA": ",，、،",
+    "PERIOD": ".。।॥",
+    "QUESTION": "?？؟",
+    "EXCLAMATION": "!！",
+    "COLON": ":：",
+    "SEMICOLON": ";；؛",
+    "ELLIPSIS": "…",
+    "DASH": "–—",
 }
+# quotes count as COMMA in training data (Nagy et al.), but are never replaced
+QUOTES = frozenset('"“”„«»')
+_CHAR_LABELS: Dict[str, str] = {
+    char: label for label, chars in _MARK_CHARS_BY_LABEL.items() for char in chars
+}
+_CHAR_LABELS.update({char: "COMMA" for char in QUOTES})
 # punctuation that is dropped: it carries no class of its own
 _DROPPED_CHARS = frozenset("()[]{}'‘’‹›¿¡*_/\\-‐‑")
 _MARK_CHARS = frozenset(_CHAR_LABELS) | _DROPPED_CHARS
-
-# words written with a capital in any position, per language
-ALWAYS_CAPITALISED: Dict[str, frozenset] = {"en": frozenset({"i"})}
+# marks that a prediction may replace: sentence and clause marks, not quotes or dashes
+_REPLACEABLE_CHARS = frozenset(
+    char for label in ("COMMA", "PERIOD", "QUESTION", "EXCLAMATION", "COLON", "SEMICOLON", "ELLIPSIS")
+    for char in _MARK_CHARS_BY_LABEL[label]
+)
 
 
 def is_mark(text: str) -> bool:
     """Whether a token is punctuation (made only of mark characters)."""
     return bool(text) and all(char in _MARK_CHARS for char in text)
+
+
+def is_replaceable(text: str) -> bool:
+    """Whether a punctuation token is one a prediction may replace (`,` `.` `?!`
+    `...`), rather than one always kept (quotes, dashes, brackets, hyphens)."""
+    return bool(text) and all(char in _REPLACEABLE_CHARS for char in text)
 
 
 def written_label(text: str, spaced: bool = False) -> Optional[str]:
@@ -108,6 +122,11 @@ def stronger(first: str, second: str) -> str:
     return first if rank(MARK_LABELS[first]) <= rank(MARK_LABELS[second]) else second
 
 
+def ends_sentence(mark: str) -> bool:
+    """Whether a canonical mark ends a sentence (`.` `?` `!`, not `;`)."""
+    return MARK_LABELS.get(mark) in SENTENCE_FINAL
+
+
 def validate_labels(labels: Iterable[str]) -> List[str]:
     """Check a label set: known classes, EMPTY first, no duplicates."""
     labels = list(labels)
@@ -123,61 +142,69 @@ def validate_labels(labels: Iterable[str]) -> List[str]:
     return [EMPTY] + labels
 
 
-def label_for_mark(mark: str, labels: Sequence[str]) -> str:
-    """The class of a canonical mark within a label set (EMPTY when none fits)."""
-    label = MARK_LABELS.get(mark, EMPTY)
-    while label not in labels:
-        if label not in FALLBACK:
-            return EMPTY
-        label = FALLBACK[label]
-    return label
-
-
 def labels_for_marks(marks: Iterable[str]) -> List[str]:
     """The most specific label set that covers a collection of canonical marks."""
     found = {MARK_LABELS[mark] for mark in marks if mark}
     return [EMPTY] + [label for label in PRIORITY[::-1] if label in found]
 
 
-def capitalise(text: str) -> str:
-    """Upper-case the first character, where that keeps the length (`ß` stays)."""
-    if not text:
-        return text
-    first = text[0].upper()
-    return first + text[1:] if len(first) == 1 else text
+class LabelSet:
+    """A component's classes: label <-> index <-> written mark, with fallbacks
+    for the marks of classes the set lacks. Index 0 is EMPTY."""
 
+    def __init__(self, labels: Iterable[str]) -> None:
+        self.labels: Tuple[str, ...] = tuple(validate_labels(labels))
+        self.marks: Tuple[str, ...] = tuple(LABEL_MARKS[label] for label in self.labels)
+        self._index = {label: i for i, label in enumerate(self.labels)}
+        self._mark_index: Dict[str, int] = {}
+        for mark, label in MARK_LABELS.items():
+            while label not in self._index and label in FALLBACK:
+                label = FALLBACK[label]
+            self._mark_index[mark] = self._index.get(label, 0)
 
-def punct_flags(doc: Doc) -> List[bool]:
-    """Per token, whether it is punctuation rather than a word.
+    def __len__(self) -> int:
+        return len(self.labels)
 
-    A doc with part-of-speech annotation (converted treebanks and token lists
-    set it) says so itself: PUNCT. Otherwise the characters decide. Whitespace
-    tokens are neither.
-    """
-    if doc.has_annotation("POS"):
-        return [token.pos_ == "PUNCT" for token in doc]
-    return [not token.is_space and is_mark(token.text) for token in doc]
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.labels)
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LabelSet) and other.labels == self.labels
 
-def marks_after(doc: Doc, punct: Optional[Sequence[bool]] = None) -> List[str]:
-    """Per token, the canonical mark of the written punctuation that follows it.
+    def __repr__(self) -> str:
+        return f"LabelSet({list(self.labels)})"
 
-    Punctuation tokens and whitespace tokens get ""; of several marks after one
-    word the strongest counts; marks before the first word are ignored.
-    `punct`: the doc's `punct_flags`, when already computed.
-    """
-    if punct is None:
-        punct = punct_flags(doc)
-    marks = [""] * len(doc)
-    last_word: Optional[int] = None
-    for token, is_punct in zip(doc, punct):
-        if token.is_space:
-            continue
-        if not is_punct:
-            last_word = token.i
-        elif last_word is not None:
-            spaced = token.i > 0 and bool(doc[token.i - 1].whitespace_)
-            label = written_label(token.text, spaced)
-            if label is not None:
-                marks[last_word] = stronger(marks[last_word], LABEL_MARKS[label])
-    return marks
+    def index(self, label: str) -> int:
+        """The index of a class of the set."""
+        try:
+            return self._index[label]
+        except KeyError:
+            raise ValueError(f"{label!r} is not in the label set {list(self.labels)}.") from None
+
+    def class_of(self, mark: Optional[str]) -> int:
+        """The index of the class a canonical mark counts as (0 when none fits)."""
+        return self._mark_index.get(mark or "", 0)
+
+    def label_of(self, mark: Optional[str]) -> str:
+        """The class a canonical mark counts as (EMPTY when none fits)."""
+        return self.labels[self.class_of(mark)]
+
+    def mark(self, index: int) -> str:
+        """The mark written for the class at `index`."""
+        return self.marks[index]
+
+    @property
+    def punctuation(self) -> Tuple[str, ...]:
+        """The classes other than EMPTY."""
+        return self.labels[1:]
+
+    @property
+    def final_mask(self) -> numpy.ndarray:
+        """Per class index, whether its mark ends a sentence."""
+        return numpy.array([label in SENTENCE_FINAL for label in self.labels], dtype=bool)
+
+    def check_known(self, labels: Iterable[str], setting: str) -> None:
+        """Raise if a setting names classes the set lacks."""
+        unknown = set(labels) - set(self.labels)
+        if unknown:
+            raise ValueError(f"{setting} given for unknown labels {sorted(unknown)}.")

@@ -1,5 +1,4 @@
 """The `punctuator` pipeline component."""
-import weakref
 from itertools import islice
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -15,20 +14,12 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer
 from thinc.types import Floats2d
 
+from .align import gold_classes
+from .decode import Decisions, decode
 from .extensions import register_extensions
-from .labels import (
-    DEFAULT_LABELS,
-    EMPTY,
-    LABEL_MARKS,
-    SENTENCE_FINAL,
-    label_for_mark,
-    labels_for_marks,
-    marks_after,
-    punct_flags,
-    validate_labels,
-)
-from .rewrite import RewritePlan, build_rewritten, plan_rewrite
-from .scorer import word_offsets
+from .labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
+from .rewrite import DownstreamCheck, build_rewritten, check_downstream_listeners, plan_rewrite
+from .training.optimizer import ScaledOptimizer
 
 register_extensions()
 
@@ -60,6 +51,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
         "labels": list(DEFAULT_LABELS),
         "empty_weight": 1.0,
         "thresholds": {},
+        "margins": {},
         "keep_existing": False,
         "rewrite": True,
         "store_probs": False,
@@ -81,6 +73,7 @@ def make_punctuator(
     labels: Optional[List[str]],
     empty_weight: float,
     thresholds: Dict[str, float],
+    margins: Dict[str, float],
     keep_existing: bool,
     rewrite: bool,
     store_probs: bool,
@@ -94,8 +87,11 @@ def make_punctuator(
         the class imbalance).
     thresholds: per class, the probability from which its mark is written (and
         below which it is not), whatever the other classes' probabilities.
+    margins: per class, Cai & Wang's margin ξ: its mark is written only if
+        (p(mark) - p(other)) / p(mark) > ξ for every other class.
     keep_existing: keep punctuation already in the input and only fill gaps.
-    rewrite: return a new, punctuated Doc (else annotate the input in place).
+    rewrite: return a new, punctuated Doc (else annotate the input in place,
+        and let a `punct_rewriter` at the end of the pipeline rewrite it).
     store_probs: keep the class probabilities in `doc._.punct_probs`.
     learn_rate_scale: multiplies the optimizer's learning rate for this
         component's own weights (its head, and an inline tok2vec). A shared
@@ -110,6 +106,7 @@ def make_punctuator(
         labels=labels,
         empty_weight=empty_weight,
         thresholds=thresholds,
+        margins=margins,
         keep_existing=keep_existing,
         rewrite=rewrite,
         store_probs=store_probs,
@@ -131,6 +128,7 @@ class Punctuator(TrainablePipe):
         labels: Optional[Sequence[str]] = DEFAULT_LABELS,
         empty_weight: float = 1.0,
         thresholds: Optional[Dict[str, float]] = None,
+        margins: Optional[Dict[str, float]] = None,
         keep_existing: bool = False,
         rewrite: bool = True,
         store_probs: bool = False,
@@ -146,6 +144,7 @@ class Punctuator(TrainablePipe):
             raise ValueError(f"empty_weight must be >= 0, not {empty_weight}.")
         self.empty_weight = empty_weight
         self.thresholds = dict(thresholds or {})
+        self.margins = dict(margins or {})
         self.keep_existing = keep_existing
         self.rewrite = rewrite
         self.store_probs = store_probs
@@ -153,12 +152,24 @@ class Punctuator(TrainablePipe):
             raise ValueError(f"learn_rate_scale must be >= 0, not {learn_rate_scale}.")
         self.learn_rate_scale = learn_rate_scale
         self.scorer = scorer
-        self._nlp = _PipelineRef(nlp)
-        self._checked_pipeline: Optional[Tuple[str, ...]] = None
+        self._check_downstream = DownstreamCheck(nlp, name)
 
     @property
     def labels(self) -> Tuple[str, ...]:
         return tuple(self.cfg["labels"])
+
+    @property
+    def label_set(self) -> LabelSet:
+        """The classes as an object that maps marks to classes and back."""
+        labels = self.labels
+        if getattr(self, "_label_set", None) is None or self._label_set.labels != labels:
+            self._label_set = LabelSet(labels)
+        return self._label_set
+
+    @property
+    def rewrites_docs(self) -> bool:
+        """Whether `__call__` and `pipe` return new, rewritten docs."""
+        return self.rewrite
 
     @property
     def label_data(self) -> List[str]:
@@ -183,8 +194,8 @@ class Punctuator(TrainablePipe):
     def __call__(self, doc: Doc) -> Doc:
         error_handler = self.get_error_handler()
         try:
-            plans = self._annotate([doc], self.predict([doc]))
-            return self._output(doc, plans[0])
+            decisions = self._annotate([doc], self.predict([doc]))
+            return self._output(doc, decisions[0])
         except Exception as e:
             error_handler(self.name, self, [doc], e)
 
@@ -193,16 +204,16 @@ class Punctuator(TrainablePipe):
         error_handler = self.get_error_handler()
         for docs in minibatch(stream, size=batch_size):
             try:
-                plans = self._annotate(docs, self.predict(docs))
-                yield from (self._output(doc, plan) for doc, plan in zip(docs, plans))
+                decisions = self._annotate(docs, self.predict(docs))
+                yield from (self._output(doc, d) for doc, d in zip(docs, decisions))
             except Exception as e:
                 error_handler(self.name, self, docs, e)
 
-    def _output(self, doc: Doc, plan: RewritePlan) -> Doc:
+    def _output(self, doc: Doc, decisions: Decisions) -> Doc:
         if not self.rewrite:
             return doc
-        self._check_downstream_listeners()
-        return build_rewritten(doc, plan)
+        self._check_downstream(self.name)
+        return build_rewritten(doc, plan_rewrite(doc, decisions.slots))
 
     def predict(self, docs: Iterable[Doc]) -> List[Floats2d]:
         """Class probabilities per token, one array per doc."""
@@ -217,74 +228,51 @@ class Punctuator(TrainablePipe):
         return self.model.predict(docs)
 
     def set_annotations(self, docs: Iterable[Doc], scores: List[Floats2d]) -> None:
-        """Write `token._.punct`, sentence starts, `doc._.punctuated` and,
-        when asked for, `doc._.punct_probs`."""
+        """Write `token._.punct`, sentence starts and, when asked for,
+        `doc._.punct_probs`."""
         self._annotate(docs, scores)
 
-    def _annotate(self, docs: Iterable[Doc], scores: List[Floats2d]) -> List[RewritePlan]:
-        """Set the annotations; return each doc's rewrite plan."""
-        labels = self.labels
-        marks = [LABEL_MARKS[label] for label in labels]
-        final = {i for i, label in enumerate(labels) if label in SENTENCE_FINAL}
-        plans = []
+    def _annotate(self, docs: Iterable[Doc], scores: List[Floats2d]) -> List[Decisions]:
+        """Set the annotations; return each doc's decisions."""
+        label_set = self.label_set
+        all_decisions = []
         for doc, probs in zip(docs, scores):
             probs = self.model.ops.to_numpy(probs)
-            punct = punct_flags(doc)
-            guesses = self._decode(doc, probs, punct)
-            # 1: starts a sentence, -1: does not (set at once: per token is O(n))
-            starts = numpy.full(len(doc), -1, dtype="int64")
-            sentence_open = False
-            for token, guess, is_punct in zip(doc, guesses, punct):
-                token._.punct = marks[guess]
-                if not (token.is_space or is_punct):
-                    starts[token.i] = -1 if sentence_open else 1
-                    sentence_open = guess not in final
+            decisions = decode(
+                doc,
+                probs,
+                label_set,
+                thresholds=self.thresholds,
+                margins=self.margins,
+                keep_existing=self.keep_existing,
+            )
+            for token, mark in zip(doc, decisions.marks):
+                token._.punct = mark
             if len(doc):
-                starts[0] = 1
-                doc.from_array([SENT_START], starts.astype("uint64").reshape(-1, 1))
+                # set at once: setting is_sent_start per token is O(n) each
+                starts = numpy.where(decisions.sent_starts, 1, -1).astype("uint64")
+                doc.from_array([SENT_START], starts.reshape(-1, 1))
             if self.store_probs:
                 doc._.punct_probs = probs
-            plan = plan_rewrite(doc, self.keep_existing)
-            doc._.punctuated = plan.text
-            plans.append(plan)
-        return plans
-
-    def _decode(self, doc: Doc, probs: numpy.ndarray, punct: Sequence[bool]) -> List[int]:
-        """The class index per token (see `decide`); EMPTY on whitespace and
-        punctuation tokens and inside words (`do|n't`); the written mark where
-        `keep_existing` and the input has one."""
-        labels = self.labels
-        guesses = decide(probs, labels, self.thresholds).tolist()
-        existing = marks_after(doc, punct) if self.keep_existing else None
-        for token, is_punct in zip(doc, punct):
-            if token.is_space or is_punct or _glued(token, punct):
-                guesses[token.i] = 0
-            elif existing and existing[token.i]:
-                guesses[token.i] = labels.index(label_for_mark(existing[token.i], labels))
-        return guesses
-
-    def _check_downstream_listeners(self) -> None:
-        """Refuse components after this one that listen to an upstream component
-        before it: they would read vectors of the input doc, not of the rewritten one."""
-        nlp = self._nlp()
-        if nlp is None or tuple(nlp.pipe_names) == self._checked_pipeline:
-            return
-        check_downstream_listeners(nlp, self.name)
-        self._checked_pipeline = tuple(nlp.pipe_names)
+            all_decisions.append(decisions)
+        return all_decisions
 
     # -- training -----------------------------------------------------------
 
     def get_loss(self, examples: Iterable[Example], scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
-        """Weighted cross-entropy against the gold class of every token."""
+        """Weighted cross-entropy against the gold class of every word."""
         validate_examples(examples, "Punctuator.get_loss")
         ops = self.model.ops
+        label_set = self.label_set
         loss = 0.0
         n_tokens = 0
         d_scores = []
         for example, probs in zip(examples, scores):
-            gold, weights = self._gold(example)
+            gold = numpy.asarray(gold_classes(example, label_set), dtype="i")
+            weights = numpy.where(gold < 0, 0.0, numpy.where(gold == 0, self.empty_weight, 1.0))
+            gold = numpy.maximum(gold, 0)
             gold_idx = ops.asarray1i(gold)
-            weight = ops.asarray1f(weights)
+            weight = ops.asarray1f(weights.astype("f"))
             truth = ops.alloc2f(*probs.shape)
             if len(gold):
                 truth[ops.xp.arange(len(gold)), gold_idx] = 1.0
@@ -294,33 +282,6 @@ class Punctuator(TrainablePipe):
             n_tokens += len(gold)
         n_tokens = max(n_tokens, 1)
         return loss / n_tokens, [d / n_tokens for d in d_scores]
-
-    def _gold(self, example: Example) -> Tuple[List[int], List[float]]:
-        """Per predicted token, the gold class index and the loss weight (0 for
-        whitespace and punctuation tokens)."""
-        labels = self.labels
-        pred_text, pred_ends = word_offsets(example.predicted)
-        gold_text, gold_ends = word_offsets(example.reference)
-        if pred_text != gold_text:
-            raise ValueError(
-                "The predicted and reference docs of a training example have different "
-                f"words: {pred_text[:60]!r} vs {gold_text[:60]!r}."
-            )
-        gold_at = {
-            end: labels.index(label_for_mark(token._.punct or "", labels))
-            for token, end in zip(example.reference, gold_ends)
-            if end is not None
-        }
-        gold, weights = [], []
-        for end in pred_ends:
-            if end is None:
-                gold.append(0)
-                weights.append(0.0)
-            else:
-                index = gold_at.get(end, 0)
-                gold.append(index)
-                weights.append(self.empty_weight if index == 0 else 1.0)
-        return gold, weights
 
     def finish_update(self, sgd: Optimizer) -> None:
         """Update the component's weights, at `learn_rate_scale` times the
@@ -346,7 +307,7 @@ class Punctuator(TrainablePipe):
             self.cfg["labels"] = labels_for_marks(marks)
         doc_sample, label_sample = [], []
         for example in islice(get_examples(), 10):
-            gold, _ = self._gold(example)
+            gold = numpy.maximum(gold_classes(example, self.label_set), 0)
             one_hot = numpy.zeros((len(gold), len(self.labels)), dtype="f")
             one_hot[numpy.arange(len(gold)), gold] = 1.0
             doc_sample.append(example.predicted)
@@ -363,84 +324,3 @@ class Punctuator(TrainablePipe):
     def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         validate_examples(examples, "Punctuator.score")
         return self.scorer(examples, labels=self.labels, **kwargs)
-
-
-
-class ScaledOptimizer:
-    """An optimizer that applies another one's update at a scaled learning rate."""
-
-    def __init__(self, optimizer: Optimizer, scale: float) -> None:
-        self.optimizer = optimizer
-        self.scale = scale
-
-    def __call__(self, key, weights, gradient, *, lr_scale: float = 1.0):
-        return self.optimizer(key, weights, gradient, lr_scale=lr_scale * self.scale)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.optimizer, name)
-
-
-class _PipelineRef:
-    """A weak reference to the pipeline that pickles as an empty one."""
-
-    def __init__(self, nlp: Optional[Language] = None) -> None:
-        self._ref = weakref.ref(nlp) if nlp is not None else None
-
-    def __call__(self) -> Optional[Language]:
-        return self._ref() if self._ref is not None else None
-
-    def __reduce__(self):
-        return (_PipelineRef, ())
-
-
-def decide(probs: numpy.ndarray, labels: Sequence[str], thresholds: Dict[str, float]) -> numpy.ndarray:
-    """The class index per row of `probs`. A class with a threshold is chosen
-    wherever its probability reaches the threshold (the most probable such
-    class first), and never below it; elsewhere the most probable class wins."""
-    unknown = set(thresholds) - set(labels)
-    if unknown:
-        raise ValueError(f"Thresholds given for unknown labels {sorted(unknown)}.")
-    scores = numpy.array(probs, copy=True)
-    for label, threshold in thresholds.items():
-        if label == EMPTY:
-            continue
-        column = labels.index(label)
-        reached = probs[:, column] >= threshold
-        scores[~reached, column] = -1.0
-        scores[reached, column] += 1.0
-    return scores.argmax(axis=1) if len(scores) else numpy.zeros((0,), dtype="i")
-
-
-def _glued(token, punct: Sequence[bool]) -> bool:
-    """Whether the token is joined to the next word without a space (`do` in `don't`)."""
-    if token.whitespace_ or token.i + 1 >= len(token.doc):
-        return False
-    return not token.doc[token.i + 1].is_space and not punct[token.i + 1]
-
-
-def find_punctuator(nlp: Language) -> Tuple[str, Punctuator]:
-    """The pipeline's punctuator and its name."""
-    for name, pipe in nlp.pipeline:
-        if isinstance(pipe, Punctuator):
-            return name, pipe
-    raise ValueError(f"The pipeline has no punctuator component (it has {nlp.pipe_names}).")
-
-
-def check_downstream_listeners(nlp: Language, name: str) -> None:
-    """Raise if a component after `name` listens to one before it while `name`
-    rewrites docs."""
-    component = nlp.get_pipe(name)
-    if not getattr(component, "rewrite", False):
-        return
-    names = nlp.pipe_names
-    position = names.index(name)
-    for upstream in names[:position]:
-        listening = getattr(nlp.get_pipe(upstream), "listening_components", None) or []
-        late = [listener for listener in listening if listener in names[position + 1 :]]
-        if late:
-            raise ValueError(
-                f"Component(s) {late} listen to '{upstream}', which runs before "
-                f"'{name}'. '{name}' rewrites each doc, so they would see vectors of "
-                "the unpunctuated input. Give them their own tok2vec (or run "
-                f"'{name}' with rewrite = false)."
-            )

@@ -1,30 +1,28 @@
-"""Build the punctuated, sentence-cased Doc from an annotated input Doc."""
+"""Build the punctuated, sentence-cased Doc from an annotated input Doc.
+
+The rewrite reads the decisions the punctuator left on the doc: the mark after
+each word (`token._.punct`) and the sentence starts. Where a slot's decided
+mark equals the mark already written there, the input stays as it is;
+elsewhere the slot's existing marks are removed and the decided one is
+written.
+"""
 from dataclasses import dataclass, field
-from typing import Dict, List
+import weakref
+from typing import Dict, List, Optional, Tuple
 
 import numpy
-
 from spacy.attrs import LEMMA, MORPH, POS, TAG
+from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from .labels import (
-    ALWAYS_CAPITALISED,
-    MARK_LABELS,
-    SENTENCE_FINAL,
-    capitalise,
-    marks_after,
-    punct_flags,
-    written_label,
-)
+from .align import Slot, mark_slots, punct_flags
+from .casing import always_capitalised, capitalise, decapitalise, is_uncasable
+from .decode import sentence_starts
+from .extensions import copy_doc_extension_values, set_token_extension_values, token_extension_values
+from .labels import ends_sentence
 
 _CARRIED_ATTRS = [TAG, POS, MORPH, LEMMA]
 _SPACED_MARKS = frozenset({"-"})  # written with a space before them
-_CLOSING = frozenset({")", "]", "}", "'", "’"})
-
-
-def is_final(mark: str) -> bool:
-    """Whether a canonical mark ends a sentence."""
-    return MARK_LABELS.get(mark) in SENTENCE_FINAL
 
 
 @dataclass
@@ -49,62 +47,66 @@ class RewritePlan:
         return "".join(w + " " if s else w for w, s in zip(self.words, self.spaces))
 
 
-def rewrite_doc(doc: Doc, keep_existing: bool = False) -> Doc:
+def rewrite_doc(doc: Doc) -> Doc:
     """A new Doc with the marks in `token._.punct` written into the text.
 
     The first word of every sentence is capitalised (and words such as English
-    "i"), sentence boundaries are set, and the input's tokens keep their
-    annotations. `doc._.source_map`, `doc._.source_offsets` and
-    `doc._.source_text` lead back to the input.
+    "i"), a capital left mid-sentence by a removed sentence end is lowered,
+    sentence boundaries are set, and the input's tokens keep their annotations.
+    `doc._.source_map`, `doc._.source_offsets` and `doc._.source_text` lead
+    back to the input.
     """
-    return build_rewritten(doc, plan_rewrite(doc, keep_existing))
+    return build_rewritten(doc, plan_rewrite(doc))
 
 
-def plan_rewrite(doc: Doc, keep_existing: bool = False) -> RewritePlan:
-    """Lay out the rewritten tokens. Punctuation already in the input is kept
-    when `keep_existing`; otherwise punctuation that carries a class is
-    replaced by the predictions, and the rest (brackets, hyphens) is kept."""
-    always_upper = ALWAYS_CAPITALISED.get(doc.lang_, frozenset())
+def plan_rewrite(doc: Doc, slots: Optional[Dict[int, Slot]] = None) -> RewritePlan:
+    """Lay out the rewritten tokens. `slots`: the doc's mark slots, when the
+    caller already has them."""
     punct = punct_flags(doc)
-    existing = marks_after(doc, punct) if keep_existing else None
+    if slots is None:
+        slots = mark_slots(doc, punct)
+    marks = [token._.punct or "" for token in doc]
+    if doc.has_annotation("SENT_START"):
+        starts = [bool(token.is_sent_start) for token in doc]
+    else:
+        starts = sentence_starts(doc, marks, punct)
+    dropped = set()
+    inserted: Dict[int, str] = {}  # anchor token -> mark written after it
+    lowered = set()  # slots whose sentence end was removed
+    for i, slot in slots.items():
+        mark = marks[i]
+        if mark == slot.existing:
+            continue
+        dropped.update(slot.written)
+        if mark and not (slot.abbreviation and mark == "."):
+            inserted[slot.anchor] = mark
+        if ends_sentence(slot.existing) and not ends_sentence(mark):
+            lowered.add(i)
+    always_upper = always_capitalised(doc.lang_)
     plan = RewritePlan()
     spaces = plan.spaces
-    pending: Dict[int, str] = {}  # token index -> mark to write after it
-    sentence_open = False  # whether the current sentence already has a word
+    lower_next = False
     for token in doc:
+        i = token.i
         text = token.text
-        if token.is_space:
-            plan.add(text, bool(token.whitespace_), token.i, "", False)
-        elif punct[token.i]:
-            spaced = token.i > 0 and bool(doc[token.i - 1].whitespace_)
-            if keep_existing or written_label(text, spaced) is None:
-                plan.add(text, bool(token.whitespace_), token.i, "", False)
-            elif spaces and not spaces[-1]:
-                # a dropped mark must not glue its neighbours together
-                spaces[-1] = bool(token.whitespace_) or token.i + 1 < len(doc)
-        else:
-            mark = token._.punct or ""
-            if not sentence_open or text.lower() in always_upper:
-                text = capitalise(text)
-            plan.add(text, bool(token.whitespace_), token.i, mark, not sentence_open)
-            sentence_open = not (mark and is_final(mark))
-            if mark and not (existing and existing[token.i]):
-                pending[_closing_end(doc, token.i)] = mark
-        mark = pending.pop(token.i, "")
-        if mark and plan.source_map and plan.source_map[-1] == token.i:
+        if i in dropped:
+            if spaces and not spaces[-1]:
+                # a removed mark must not glue its neighbours together
+                spaces[-1] = bool(token.whitespace_) or i + 1 < len(doc)
+            continue
+        if not (token.is_space or punct[i]):
+            if not is_uncasable(text):
+                if starts[i] or text.lower() in always_upper:
+                    text = capitalise(text)
+                elif lower_next:
+                    text = decapitalise(text)
+            lower_next = i in lowered
+        plan.add(text, bool(token.whitespace_), i, marks[i], starts[i])
+        mark = inserted.get(i)
+        if mark:
             spaces[-1] = mark in _SPACED_MARKS
             plan.add(mark, bool(token.whitespace_), -1, "", False)
-    if plan.words:
-        plan.sent_starts[0] = True
     return plan
-
-
-def _closing_end(doc: Doc, i: int) -> int:
-    """The last of the closing brackets attached to token i (`maybe)`), or i:
-    a mark goes after them."""
-    while i + 1 < len(doc) and not doc[i].whitespace_ and doc[i + 1].text in _CLOSING:
-        i += 1
-    return i
 
 
 def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
@@ -131,10 +133,12 @@ def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
     new._.source_map = source_map
     new._.source_offsets = [doc[source].idx if source >= 0 else -1 for source in source_map]
     new._.source_text = doc.text
-    new._.punctuated = new.text
     new.cats = dict(doc.cats)
     new._context = doc._context  # what nlp.pipe(..., as_tuples=True) passes along
-    _copy_token_extensions(doc, new, new_index)
+    copy_doc_extension_values(doc, new)
+    for source, values in enumerate(token_extension_values(doc, skip=("punct",))):
+        if values and new_index[source] >= 0:
+            set_token_extension_values(new[new_index[source]], values)
     new.ents = _map_spans(doc.ents, new, new_index)
     for key, group in doc.spans.items():
         new.spans[key] = _map_spans(group, new, new_index)
@@ -147,19 +151,50 @@ def _map_spans(spans, new: Doc, new_index: List[int]) -> List[Span]:
     for span in spans:
         kept = [new_index[i] for i in range(span.start, span.end) if new_index[i] >= 0]
         if kept:
-            mapped.append(
-                Span(new, kept[0], kept[-1] + 1, label=span.label, kb_id=span.kb_id)
-            )
+            mapped.append(Span(new, kept[0], kept[-1] + 1, label=span.label, kb_id=span.kb_id))
     return mapped
 
 
-def _copy_token_extensions(doc: Doc, new: Doc, new_index: List[int]) -> None:
-    """Copy values of token extensions (word timings, confidences) to the new tokens."""
-    by_offset = {token.idx: new_index[token.i] for token in doc if new_index[token.i] >= 0}
-    for key, value in list(doc.user_data.items()):
-        if not (isinstance(key, tuple) and len(key) == 4 and key[0] == "._." and key[3] is None):
-            continue
-        name, start = key[1], key[2]
-        if name == "punct" or start is None or start not in by_offset:
-            continue
-        new.user_data[("._.", name, new[by_offset[start]].idx, None)] = value
+def rewrites_docs(component: object) -> bool:
+    """Whether a pipeline component returns new docs rather than its input."""
+    return bool(getattr(component, "rewrites_docs", False))
+
+
+def check_downstream_listeners(nlp: Language, name: str) -> None:
+    """Raise if a component after `name` listens to one before it while `name`
+    rewrites docs: it would read vectors of the input doc, not of the rewritten one."""
+    if not rewrites_docs(nlp.get_pipe(name)):
+        return
+    names = nlp.pipe_names
+    position = names.index(name)
+    for upstream in names[:position]:
+        listening = getattr(nlp.get_pipe(upstream), "listening_components", None) or []
+        late = [listener for listener in listening if listener in names[position + 1 :]]
+        if late:
+            raise ValueError(
+                f"Component(s) {late} listen to '{upstream}', which runs before "
+                f"'{name}'. '{name}' rewrites each doc, so they would see vectors of "
+                "the unpunctuated input. Give them their own tok2vec, or run the "
+                "punctuator with rewrite = false and add the 'punct_rewriter' "
+                "component at the end of the pipeline."
+            )
+
+
+class DownstreamCheck:
+    """`check_downstream_listeners` for one component, run again only when the
+    pipeline's layout changes. Holds the pipeline weakly and pickles empty."""
+
+    def __init__(self, nlp: Optional[Language], name: str) -> None:
+        self._ref = weakref.ref(nlp) if nlp is not None else None
+        self._name = name
+        self._checked: Optional[Tuple[str, ...]] = None
+
+    def __call__(self, name: Optional[str] = None) -> None:
+        nlp = self._ref() if self._ref is not None else None
+        if nlp is None or tuple(nlp.pipe_names) == self._checked:
+            return
+        check_downstream_listeners(nlp, name or self._name)
+        self._checked = tuple(nlp.pipe_names)
+
+    def __reduce__(self):
+        return (DownstreamCheck, (None, self._name))

@@ -2,56 +2,30 @@
 a confusion matrix (gold class -> predicted class -> words) and
 sentence-boundary P/R/F.
 
-A mark is identified by the position, in the lower-cased words without
-whitespace or punctuation, of the word it follows. The predicted Doc may
-therefore be the input Doc annotated in place or the rewritten Doc, and may be
-tokenised differently from the reference: the scores are the same.
+Marks are aligned by the word they follow (see `align`): the predicted Doc may
+be the input Doc annotated in place or the rewritten Doc, and may be tokenised
+differently from the reference: the scores are the same.
 """
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, Sequence
+
+import numpy
 
 from spacy.scorer import PRFScore
-from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import registry
 
-from .labels import DEFAULT_LABELS, EMPTY, SENTENCE_FINAL, label_for_mark, punct_flags
-
-
-def word_offsets(doc: Doc) -> Tuple[str, List[Optional[int]]]:
-    """The doc's words, lower-cased and joined, and per token the end offset of
-    its word in that string (None for whitespace and punctuation tokens)."""
-    chars: List[str] = []
-    ends: List[Optional[int]] = []
-    length = 0
-    for token, is_punct in zip(doc, punct_flags(doc)):
-        if token.is_space or is_punct:
-            ends.append(None)
-            continue
-        chars.append(token.lower_)
-        length += len(token.lower_)
-        ends.append(length)
-    return "".join(chars), ends
-
-
-def doc_marks(doc: Doc, labels: Sequence[str]) -> Tuple[str, Dict[int, str]]:
-    """The doc's joined words and the class after each word, keyed by the
-    word's end offset (EMPTY left out)."""
-    text, ends = word_offsets(doc)
-    marks: Dict[int, str] = {}
-    for token, end in zip(doc, ends):
-        if end is not None:
-            label = label_for_mark(token._.punct or "", labels)
-            if label != EMPTY:
-                marks[end] = label
-    return text, marks
+from .align import doc_classes, word_offsets
+from .labels import DEFAULT_LABELS, EMPTY, LabelSet
 
 
 def score_punctuation(
     examples: Iterable[Example], labels: Sequence[str] = DEFAULT_LABELS, **kwargs: Any
 ) -> Dict[str, Any]:
     """Score the predicted `token._.punct` against the reference's."""
-    classes = [label for label in labels if label != EMPTY]
-    per_class = {label: PRFScore() for label in classes}
+    label_set = LabelSet(labels)
+    labels = label_set.labels
+    final = set(numpy.flatnonzero(label_set.final_mask).tolist())
+    per_class = {label: PRFScore() for label in label_set.punctuation}
     sents = PRFScore()
     confusion = {gold: {guess: 0 for guess in labels} for gold in labels}
     substitutions = deletions = insertions = n_gold = 0
@@ -59,8 +33,10 @@ def score_punctuation(
     for example in examples:
         n_examples += 1
         n_words += sum(end is not None for end in word_offsets(example.reference)[1])
-        gold_text, gold = doc_marks(example.reference, labels)
-        pred_text, pred = doc_marks(example.predicted, labels)
+        gold_text, gold_classes = doc_classes(example.reference, label_set)
+        pred_text, pred_classes = doc_classes(example.predicted, label_set)
+        gold = {end: labels[index] for end, index in gold_classes.items()}
+        pred = {end: labels[index] for end, index in pred_classes.items()}
         if gold_text != pred_text:
             raise ValueError(
                 "The predicted and reference words differ, so their punctuation "
@@ -85,8 +61,8 @@ def score_punctuation(
                 insertions += 1
                 per_class[guess].fp += 1
         sents.score_set(
-            {o for o, label in pred.items() if label in SENTENCE_FINAL},
-            {o for o, label in gold.items() if label in SENTENCE_FINAL},
+            {o for o, index in pred_classes.items() if index in final},
+            {o for o, index in gold_classes.items() if index in final},
         )
     if n_examples == 0:
         return {key: None for key in _KEYS}

@@ -1,35 +1,34 @@
-"""Per-class decision thresholds tuned on dev data (Cai & Wang 2019)."""
+"""Decision settings tuned on dev data: per-class thresholds and Cai & Wang's
+margins (2019), chosen for the best micro F1."""
 from typing import Dict, Iterable, List, Sequence, Tuple
 
 import numpy
 from spacy.language import Language
 from spacy.training import Example
 
-from .labels import EMPTY
-from .punctuator import decide, find_punctuator
-from .scorer import word_offsets
+from .align import gold_classes
+from .decode import decide
+from .inference import find_punctuator, predict_probs
+from .labels import LabelSet
 
-DEFAULT_GRID = tuple(round(x, 2) for x in numpy.arange(0.1, 0.91, 0.05))
+THRESHOLD_GRID = tuple(round(x, 2) for x in numpy.arange(0.1, 0.91, 0.05))
+MARGIN_GRID = tuple(round(x, 2) for x in numpy.arange(0.0, 0.91, 0.05))
 
 
 def collect_probs(nlp: Language, examples: Iterable[Example]) -> Tuple[numpy.ndarray, numpy.ndarray]:
     """Class probabilities and gold class index of every word in the examples."""
     _, pipe = find_punctuator(nlp)
-    settings = (pipe.rewrite, pipe.store_probs)
-    pipe.rewrite, pipe.store_probs = False, True
+    label_set = pipe.label_set
+    examples = list(examples)
     probs: List[numpy.ndarray] = []
     gold: List[numpy.ndarray] = []
-    try:
-        examples = list(examples)
-        docs = nlp.pipe(eg.predicted.copy() for eg in examples)
-        for example, doc in zip(examples, docs):
-            indices, _ = pipe._gold(Example(doc, example.reference))
-            words = numpy.array([end is not None for end in word_offsets(doc)[1]], dtype=bool)
-            probs.append(doc._.punct_probs[words])
-            gold.append(numpy.asarray(indices)[words])
-    finally:
-        pipe.rewrite, pipe.store_probs = settings
-    width = len(pipe.labels)
+    docs = predict_probs(nlp, (eg.predicted.copy() for eg in examples))
+    for example, (doc, doc_probs) in zip(examples, docs):
+        classes = numpy.asarray(gold_classes(Example(doc, example.reference), label_set), dtype="i")
+        words = classes >= 0
+        probs.append(doc_probs[words])
+        gold.append(classes[words])
+    width = len(label_set)
     return (
         numpy.concatenate(probs) if probs else numpy.zeros((0, width), dtype="f"),
         numpy.concatenate(gold) if gold else numpy.zeros((0,), dtype="i"),
@@ -44,25 +43,33 @@ def micro_f1(guesses: numpy.ndarray, gold: numpy.ndarray) -> float:
     return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
 
 
-def tune_thresholds(
+def tune_decisions(
     probs: numpy.ndarray,
     gold: numpy.ndarray,
-    labels: Sequence[str],
-    grid: Sequence[float] = DEFAULT_GRID,
+    label_set: LabelSet,
+    *,
+    thresholds: bool = True,
+    margins: bool = True,
+    threshold_grid: Sequence[float] = THRESHOLD_GRID,
+    margin_grid: Sequence[float] = MARGIN_GRID,
     rounds: int = 2,
-) -> Tuple[Dict[str, float], float, float]:
-    """Coordinate ascent over one threshold per punctuation class, maximising
-    micro F1. Returns the thresholds (classes that gain nothing get none), the
-    F1 before and the F1 after."""
-    before = best = micro_f1(decide(probs, labels, {}), gold)
-    thresholds: Dict[str, float] = {}
+) -> Tuple[Dict[str, float], Dict[str, float], float, float]:
+    """Coordinate ascent over one threshold and one margin per punctuation
+    class, maximising micro F1. Returns the thresholds and margins (classes
+    that gain nothing get none), the F1 before and the F1 after."""
+    chosen: Dict[str, Dict[str, float]] = {"thresholds": {}, "margins": {}}
+
+    def score(candidate: Dict[str, Dict[str, float]]) -> float:
+        return micro_f1(decide(probs, label_set, candidate["thresholds"], candidate["margins"]), gold)
+
+    before = best = score(chosen)
+    settings = [("thresholds", threshold_grid)] * thresholds + [("margins", margin_grid)] * margins
     for _ in range(rounds):
-        for label in labels:
-            if label == EMPTY:
-                continue
-            for value in grid:
-                candidate = {**thresholds, label: float(value)}
-                score = micro_f1(decide(probs, labels, candidate), gold)
-                if score > best + 1e-9:
-                    best, thresholds = score, candidate
-    return thresholds, before, best
+        for label in label_set.punctuation:
+            for setting, grid in settings:
+                for value in grid:
+                    candidate = {**chosen, setting: {**chosen[setting], label: float(value)}}
+                    value_score = score(candidate)
+                    if value_score > best + 1e-9:
+                        best, chosen = value_score, candidate
+    return chosen["thresholds"], chosen["margins"], before, best

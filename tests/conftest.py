@@ -112,6 +112,22 @@ TOK2VEC_CONFIG = {
 }
 
 
+def split_marks(doc):
+    """The words of a doc, their spaces and the mark after each, as the reader reads them."""
+    from spacy_punct.training.corpus import word_records
+
+    records = word_records(doc)
+    return [r.text for r in records], [r.space for r in records], [r.mark for r in records]
+
+
+def gold(vocab, words, marks, spaces=None):
+    """A reference doc: the words with the gold mark after each."""
+    from spacy_punct.training.corpus import WordRecord, gold_doc
+
+    spaces = [True] * len(words) if spaces is None else spaces
+    return gold_doc(vocab, [WordRecord(w, w, s, m) for w, s, m in zip(words, spaces, marks)])
+
+
 def listener_pipeline() -> Language:
     nlp = spacy.blank("en")
     nlp.add_pipe("tok2vec", config=TOK2VEC_CONFIG)
@@ -120,7 +136,7 @@ def listener_pipeline() -> Language:
 
 
 def reader_examples(nlp: Language, path: Path) -> List[Example]:
-    from spacy_punct.corpus import PunctCorpus
+    from spacy_punct.training.corpus import PunctCorpus
 
     return list(PunctCorpus(path, max_length=0)(nlp))
 

@@ -174,20 +174,6 @@ def test_train_with_a_time_limit(corpus_path, tmp_path):
     assert "stale" not in (tmp_path / "out" / "log.jsonl").read_text()
 
 
-def test_time_limit_callback():
-    import time
-
-    import pytest
-
-    from spacy_punct.training import TrainingTimeUp, create_time_limit
-
-    callback = create_time_limit(minutes=0.0005)
-    callback(None, {"step": 0})
-    time.sleep(0.05)
-    with pytest.raises(TrainingTimeUp, match="step 7"):
-        callback(None, {"step": 7})
-
-
 def test_windows_need_a_transformer(trained, tmp_path):
     trained.to_disk(tmp_path / "model")
     result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), "--window", "64", "--stride", "16"], input="so how\n")

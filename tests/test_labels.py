@@ -1,16 +1,13 @@
 import pytest
 import spacy
 
-from spacy_punct.labels import (
-    DEFAULT_LABELS,
-    capitalise,
-    is_mark,
-    label_for_mark,
-    labels_for_marks,
-    marks_after,
-    validate_labels,
-    written_label,
-)
+from spacy_punct.align import marks_after, punct_flags
+from spacy_punct.casing import capitalise
+from spacy_punct.labels import DEFAULT_LABELS, LabelSet, is_mark, labels_for_marks, validate_labels, written_label
+
+
+def label_for_mark(mark, labels):
+    return LabelSet(labels).label_of(mark)
 
 
 @pytest.mark.parametrize(
@@ -86,8 +83,6 @@ def test_capitalise():
 
 def test_punct_flags_follow_part_of_speech_when_present(nlp):
     from spacy.tokens import Doc
-
-    from spacy_punct.labels import punct_flags
 
     doc = Doc(nlp.vocab, words=["mistakes", "--", ".", "so"])
     assert punct_flags(doc) == [False, True, True, False]

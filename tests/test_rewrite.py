@@ -48,11 +48,11 @@ def test_existing_marks_are_replaced_or_kept(nlp):
     doc = _marked(nlp, "well, hello there. bye", {3: ",", 5: "."})
     # replaced: the predictions decide
     assert rewrite_doc(doc).text == "Well hello there, bye."
-    # kept: no duplicates where a mark exists
-    doc = _marked(nlp, "well, hello there bye", {0: ",", 3: "?", 4: "."})
-    assert rewrite_doc(doc, keep_existing=True).text == "Well, hello there? Bye."
-    # a dropped mark between words does not glue them together
-    doc = _marked(nlp, "hello,world", {})
+    # kept: where the decided mark is the one written, the input stays
+    doc = _marked(nlp, "well, hello there?! bye", {0: ",", 3: "?", 6: "."})
+    assert rewrite_doc(doc).text == "Well, hello there?! Bye."
+    # a removed mark does not glue its neighbours together
+    doc = _marked(nlp, "hello ,world", {})
     assert rewrite_doc(doc).text == "Hello world"
 
 

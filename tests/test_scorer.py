@@ -2,13 +2,14 @@ import pytest
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from spacy_punct.corpus import gold_doc
 from spacy_punct.rewrite import rewrite_doc
 from spacy_punct.scorer import score_punctuation
 
+from .conftest import gold
 
-def _example(nlp, words, gold, pred):
-    reference = gold_doc(nlp.vocab, words, gold, [True] * len(words))
+
+def _example(nlp, words, gold_marks, pred):
+    reference = gold(nlp.vocab, words, gold_marks)
     predicted = Doc(nlp.vocab, words=[w.lower() for w in words])
     for token, mark in zip(predicted, pred):
         token._.punct = mark
@@ -58,7 +59,7 @@ def test_label_set_decides_classes(nlp):
 
 
 def test_mismatched_words_are_an_error(nlp):
-    reference = gold_doc(nlp.vocab, ["a", "b"], ["", "."], [True, True])
+    reference = gold(nlp.vocab, ["a", "b"], ["", "."])
     predicted = Doc(nlp.vocab, words=["a", "c"])
     with pytest.raises(ValueError, match="differ"):
         score_punctuation([Example(predicted, reference)])

@@ -1,4 +1,6 @@
+import json
 import pickle
+from pathlib import Path
 
 import numpy
 import spacy
@@ -58,3 +60,19 @@ def test_settings_come_from_the_config_not_the_saved_cfg(trained, tmp_path):
 def test_pickle(trained):
     pipe = pickle.loads(pickle.dumps(trained.get_pipe("punctuator")))
     assert pipe.labels == trained.get_pipe("punctuator").labels
+
+
+LEGACY = Path(__file__).parent / "data" / "pipeline_v0_1_0"
+
+
+def test_pipeline_saved_by_version_0_1_0_gives_the_same_output():
+    """A small tok2vec (hash embeddings, BiLSTM) + punctuator pipeline with a
+    QUESTION threshold, saved by spacy-punct 0.1.0 together with its output on
+    these inputs (expected.json)."""
+    nlp = spacy.load(LEGACY / "pipeline", config={"components": {"punctuator": {"store_probs": True}}})
+    expected = json.loads((LEGACY / "expected.json").read_text(encoding="utf8"))
+    for case in expected:
+        doc = nlp(case["input"])
+        assert doc.text == case["text"]
+        assert [sent.text for sent in doc.sents] == case["sentences"]
+        numpy.testing.assert_allclose(doc._.punct_probs, numpy.array(case["probs"], dtype="f"), atol=1e-6)

@@ -2,12 +2,13 @@ import numpy
 import pytest
 import spacy
 
-from spacy_punct.punctuator import decide
-from spacy_punct.tuning import collect_probs, micro_f1, tune_thresholds
+from spacy_punct.decode import decide
+from spacy_punct.labels import LabelSet
+from spacy_punct.tuning import collect_probs, micro_f1, tune_decisions
 
 from .conftest import reader_examples
 
-LABELS = ("EMPTY", "COMMA", "PERIOD", "QUESTION")
+LABELS = LabelSet(["EMPTY", "COMMA", "PERIOD", "QUESTION"])
 
 
 def test_decide_with_and_without_thresholds():
@@ -28,7 +29,7 @@ def test_tuning_recovers_a_shifted_decision_boundary():
     probs[numpy.arange(2000), gold] = 0.9
     questions = gold == 3
     probs[questions] = [0.55, 0.03, 0.02, 0.4]
-    thresholds, before, after = tune_thresholds(probs, gold, LABELS)
+    thresholds, _, before, after = tune_decisions(probs, gold, LABELS, margins=False)
     assert before < 0.97 and after == 1.0
     assert 0.02 < thresholds["QUESTION"] <= 0.4
     assert micro_f1(decide(probs, LABELS, thresholds), gold) == 1.0

@@ -1,5 +1,4 @@
 """What every converter shares: reading damaged files, and the summary."""
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -7,10 +6,9 @@ from typing import Iterable, List, Tuple
 
 from spacy.tokens import Doc
 
-from ..corpus import split_marks
+from .. import textio
 from ..labels import EMPTY, MARK_LABELS
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+from ..training.corpus import word_records
 
 
 @dataclass
@@ -38,10 +36,10 @@ class ConversionStats:
 
     def count(self, doc: Doc) -> None:
         """Count a written doc as the training reader will read it."""
-        _, _, marks = split_marks(doc)
+        records = word_records(doc)
         self.documents += 1
-        self.words += len(marks)
-        self.labels.update(MARK_LABELS.get(mark, EMPTY) for mark in marks)
+        self.words += len(records)
+        self.labels.update(MARK_LABELS.get(record.mark, EMPTY) for record in records)
 
     def summary(self) -> str:
         lines = [f"documents: {self.documents}", f"words: {self.words}"]
@@ -53,14 +51,15 @@ class ConversionStats:
 
 
 def read_text(path: Path, stats: ConversionStats) -> str:
-    """A file's text: UTF-8 (BOM dropped), invalid bytes replaced and counted,
-    line ends (CRLF, lone CR) made LF. Binary files are refused."""
-    raw = Path(path).read_bytes()
-    if b"\x00" in raw:
-        raise ConversionError(f"{path} is a binary file, not text.")
-    text = raw.decode("utf-8", errors="replace")
-    stats.invalid_bytes += text.count("\ufffd") - raw.count("\ufffd".encode("utf-8"))
-    return _LINE_BREAK.sub("\n", text.lstrip("\ufeff"))
+    """A file's text (see `textio`: UTF-8 or UTF-16 with a byte-order mark,
+    gzip), undecodable bytes replaced and counted, line ends made LF. Binary
+    files are refused."""
+    try:
+        text, replaced = textio.read_text(path)
+    except textio.InputError as e:
+        raise ConversionError(str(e)) from None
+    stats.invalid_bytes += replaced
+    return text
 
 
 def input_files(path: Path, pattern: str) -> List[Path]:

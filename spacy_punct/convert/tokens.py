@@ -6,7 +6,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from ..labels import LABEL_MARKS, MARK_LABELS, SENTENCE_FINAL
+from ..labels import LABEL_MARKS, ends_sentence
 from .common import (
     ConversionError,
     ConversionStats,
@@ -65,7 +65,7 @@ def convert_tokens(
             glued.append(bool(words) and word.lower() in clitics and not marks[-1])
             words.append(word)
             marks.append(mark)
-            if len(words) >= doc_length and MARK_LABELS[mark] in SENTENCE_FINAL:
+            if len(words) >= doc_length and ends_sentence(mark):
                 yield _doc(vocab, words, marks, glued, stats)
                 words, marks, glued = [], [], []
         if words:

@@ -3,7 +3,7 @@ import spacy
 
 from spacy_punct.convert import ConversionError, ConversionStats, ConvertOptions
 from spacy_punct.convert.tokens import convert_tokens
-from spacy_punct.corpus import split_marks
+from ..conftest import split_marks
 
 
 def _convert(tmp_path, data: bytes, lang="en", **options):

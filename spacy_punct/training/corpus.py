@@ -1,7 +1,8 @@
 """The training reader: DocBins of natural punctuated text -> Examples whose
 predicted Doc has bare words and whose reference carries the gold marks."""
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy
 from spacy.language import Language
@@ -10,8 +11,9 @@ from spacy.training import Example
 from spacy.util import registry
 from spacy.vocab import Vocab
 
-from .extensions import register_extensions
-from .labels import marks_after, punct_flags, stronger
+from ..align import marks_after, punct_flags
+from ..extensions import register_extensions, set_token_extension_values, token_extension_values
+from ..labels import stronger
 
 register_extensions()
 
@@ -41,6 +43,9 @@ def create_punct_corpus(
     seed: seed of the chunk offsets and the order.
     limit: read at most this many docs (0: all).
     augmenter: applied to every example (for instance `spacy_punct.asr_noise.v1`).
+
+    Custom token attributes of the docs (word timings `start_time`/`end_time`)
+    are carried to both sides of the examples.
     """
     return PunctCorpus(
         path,
@@ -98,11 +103,9 @@ class PunctCorpus:
 
     def _examples(self, nlp: Language, rng: numpy.random.Generator) -> Iterator[Example]:
         for doc in read_docbins(self.path, nlp.vocab, self.limit):
-            words, spaces, marks = split_marks(doc)
-            for start, end in self._chunks(len(words), rng):
-                chunk = words[start:end]
-                seen = [word.lower() for word in chunk] if self.lowercase else chunk
-                yield make_example(nlp.vocab, seen, chunk, marks[start:end], spaces[start:end])
+            records = word_records(doc, self.lowercase)
+            for start, end in self._chunks(len(records), rng):
+                yield make_example(nlp.vocab, records[start:end])
 
     def _chunks(self, n_words: int, rng: numpy.random.Generator) -> Iterator[Tuple[int, int]]:
         size = self.max_length or n_words
@@ -140,27 +143,45 @@ def read_docbins(path: Union[str, Path], vocab: Vocab, limit: int = 0) -> Iterat
             yield doc
 
 
-def split_marks(doc: Doc) -> Tuple[List[str], List[bool], List[str]]:
-    """The words of a doc, whether a space separates each from the next (not so
-    inside `don't`), and the canonical mark after each.
+@dataclass
+class WordRecord:
+    """One word of a training text: as written, as the model sees it, whether
+    a space follows, the canonical mark after it, and its custom attributes."""
+
+    text: str
+    seen: str
+    space: bool
+    mark: str
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+def word_records(doc: Doc, lowercase: bool = False) -> List[WordRecord]:
+    """The words of a doc with the mark after each.
 
     The marks come from the doc's punctuation tokens (natural text) or from
-    `token._.punct` (the gold form written by `strip_docs`).
+    `token._.punct` (the gold form written by `strip_docs`); `space` is False
+    inside `don't`.
     """
     punct = punct_flags(doc)
     after = marks_after(doc, punct)
-    words: List[str] = []
-    spaces: List[bool] = []
-    marks: List[str] = []
-    for token, mark, is_punct in zip(doc, after, punct):
+    extras = token_extension_values(doc, skip=("punct",))
+    records: List[WordRecord] = []
+    for token, mark, is_punct, extra in zip(doc, after, punct, extras):
         if token.is_space or is_punct:
-            if spaces:
-                spaces[-1] = True
+            if records:
+                records[-1].space = True
             continue
-        words.append(token.text)
-        spaces.append(bool(token.whitespace_))
-        marks.append(stronger(mark, token._.punct or ""))
-    return words, spaces, marks
+        text = token.text
+        records.append(
+            WordRecord(
+                text=text,
+                seen=text.lower() if lowercase else text,
+                space=bool(token.whitespace_),
+                mark=stronger(mark, token._.punct or ""),
+                extra=extra,
+            )
+        )
+    return records
 
 
 def strip_docs(docs: Iterable[Doc], lowercase: bool = True) -> Iterator[Doc]:
@@ -168,52 +189,55 @@ def strip_docs(docs: Iterable[Doc], lowercase: bool = True) -> Iterator[Doc]:
     the gold mark in `token._.punct`. `spacy evaluate`, which builds its input
     from the reference text, reads test sets in this form."""
     for doc in docs:
-        words, spaces, marks = split_marks(doc)
-        if lowercase:
-            words = [word.lower() for word in words]
         # a DocBin forgets the spaces of a doc with unknown spaces: join the
         # words written together (`does` `n't`) so the text stays as written
-        joined: List[str] = []
-        joined_marks: List[str] = []
+        joined: List[WordRecord] = []
         glued = False
-        for word, space, mark in zip(words, spaces, marks):
+        for record in word_records(doc, lowercase):
             if glued:
-                joined[-1] += word
-                joined_marks[-1] = mark
+                joined[-1].text += record.seen
+                joined[-1].mark = record.mark
             else:
-                joined.append(word)
-                joined_marks.append(mark)
-            glued = not space
-        yield gold_doc(doc.vocab, joined, joined_marks, [True] * len(joined))
+                joined.append(WordRecord(record.seen, record.seen, True, record.mark, record.extra))
+            glued = not record.space
+        yield gold_doc(doc.vocab, joined)
 
 
-def make_example(
-    vocab: Vocab,
-    seen: Sequence[str],
-    words: Sequence[str],
-    marks: Sequence[str],
-    spaces: Optional[Sequence[bool]] = None,
-) -> Example:
-    """An Example: the bare words the model sees (`spaces` after them, else one
-    after each), and as reference the words in their original case with the
-    gold mark after each."""
-    spaces = [True] * len(seen) if spaces is None else list(spaces)
+def make_example(vocab: Vocab, records: Sequence[WordRecord]) -> Example:
+    """An Example: predicted, the words as the model sees them; reference, the
+    words as written with the gold mark after each. Both carry the records'
+    custom attributes."""
+    spaces = [record.space for record in records]
     if spaces:
         spaces[-1] = False
-    predicted = Doc(vocab, words=list(seen), spaces=spaces)
-    return Example(predicted, gold_doc(vocab, words, marks, spaces))
+    predicted = Doc(vocab, words=[record.seen for record in records], spaces=spaces)
+    for token, record in zip(predicted, records):
+        if record.extra:
+            set_token_extension_values(token, record.extra)
+    return Example(predicted, gold_doc(vocab, records, spaces))
 
 
-def gold_doc(
-    vocab: Vocab, words: Sequence[str], marks: Sequence[str], spaces: Sequence[bool]
-) -> Doc:
-    """A reference Doc: the words with the gold mark in `token._.punct`.
+def example_records(example: Example) -> List[WordRecord]:
+    """The records an example made by `make_example` was built from."""
+    extras = token_extension_values(example.reference, skip=("punct",))
+    return [
+        WordRecord(ref.text, pred.text, bool(pred.whitespace_), ref._.punct or "", extra)
+        for pred, ref, extra in zip(example.predicted, example.reference, extras)
+    ]
+
+
+def gold_doc(vocab: Vocab, records: Sequence[WordRecord], spaces: Optional[Sequence[bool]] = None) -> Doc:
+    """A reference Doc: the words as written with the gold mark in `token._.punct`.
 
     It is flagged as having unknown spaces, so that spaCy's tokenization scorer
     leaves it alone when the predicted Doc is a rewritten, punctuated one.
     """
-    doc = Doc(vocab, words=list(words), spaces=list(spaces))
+    if spaces is None:
+        spaces = [record.space for record in records]
+    doc = Doc(vocab, words=[record.text for record in records], spaces=list(spaces))
     doc.has_unknown_spaces = True
-    for token, mark in zip(doc, marks):
-        token._.punct = mark
+    for token, record in zip(doc, records):
+        token._.punct = record.mark
+        if record.extra:
+            set_token_extension_values(token, record.extra)
     return doc

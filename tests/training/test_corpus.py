@@ -1,9 +1,9 @@
 import pytest
 from spacy.tokens import Doc, DocBin
 
-from spacy_punct.corpus import PunctCorpus, read_docbins, split_marks, strip_docs
+from spacy_punct.training.corpus import PunctCorpus, read_docbins, strip_docs
 
-from .conftest import TEXTS
+from ..conftest import TEXTS, split_marks
 
 
 def test_reader_strips_punctuation_and_keeps_gold(nlp, corpus_path):

@@ -2,8 +2,8 @@ import random
 
 import pytest
 
-from spacy_punct.augment import create_asr_noise_augmenter
-from spacy_punct.corpus import PunctCorpus
+from spacy_punct.training.augment import create_asr_noise_augmenter
+from spacy_punct.training.corpus import PunctCorpus
 
 
 def test_asr_noise_changes_words_and_keeps_alignment(nlp, corpus_path):

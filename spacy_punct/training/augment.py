@@ -1,13 +1,14 @@
 """Augmenters for punctuation training examples."""
 import random
+from dataclasses import replace
 from typing import Callable, Iterator, List
 
 from spacy.language import Language
 from spacy.training import Example
 from spacy.util import registry
 
-from .corpus import make_example
-from .labels import stronger
+from ..labels import stronger
+from .corpus import WordRecord, example_records, make_example
 
 
 @registry.augmenters("spacy_punct.asr_noise.v1")
@@ -22,7 +23,8 @@ def create_asr_noise_augmenter(
     Each word is altered with probability `level`: replaced by `unknown` with
     probability `substitute`, deleted with probability `delete` (its mark moves
     to the word before), else an `unknown` word is inserted before it. Both
-    sides of the example change alike, so the gold marks stay aligned.
+    sides of the example change alike, so the gold marks stay aligned; a
+    replaced word keeps its timings, an inserted one has none.
     """
     if not 0.0 <= level <= 1.0:
         raise ValueError(f"level must be in [0, 1], not {level}.")
@@ -33,32 +35,20 @@ def create_asr_noise_augmenter(
         if level == 0.0 or len(example.predicted) != len(example.reference):
             yield example
             return
-        seen: List[str] = []
-        words: List[str] = []
-        marks: List[str] = []
-        spaces: List[bool] = []
-        for pred, ref in zip(example.predicted, example.reference):
-            mark = ref._.punct or ""
-            space = bool(pred.whitespace_)
+        noisy: List[WordRecord] = []
+        for record in example_records(example):
             draw = random.random() if random.random() < level else None
             if draw is None:
-                seen.append(pred.text)
-                words.append(ref.text)
+                noisy.append(record)
             elif draw < substitute:
-                seen.append(unknown)
-                words.append(unknown)
+                noisy.append(replace(record, text=unknown, seen=unknown))
             elif draw < substitute + delete:
-                if marks:
-                    marks[-1] = stronger(marks[-1], mark)
-                    spaces[-1] = spaces[-1] or space
-                continue
+                if noisy:
+                    last = noisy[-1]
+                    noisy[-1] = replace(last, mark=stronger(last.mark, record.mark), space=last.space or record.space)
             else:
-                seen.extend([unknown, pred.text])
-                words.extend([unknown, ref.text])
-                marks.append("")
-                spaces.append(True)
-            marks.append(mark)
-            spaces.append(space)
-        yield make_example(nlp.vocab, seen, words, marks, spaces)
+                noisy.append(WordRecord(unknown, unknown, True, ""))
+                noisy.append(record)
+        yield make_example(nlp.vocab, noisy)
 
     return augment

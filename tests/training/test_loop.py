@@ -8,11 +8,11 @@ import pytest
 import spacy
 from spacy.tokens import DocBin
 
-from spacy_punct.corpus import read_docbins, strip_docs
+from spacy_punct.training.corpus import read_docbins, strip_docs
 
-from .conftest import reader_examples
+from ..conftest import reader_examples
 
-CONFIGS = Path(__file__).parent.parent / "configs"
+CONFIGS = Path(__file__).parent.parent.parent / "configs"
 
 
 def _spacy(*args: str) -> subprocess.CompletedProcess:
@@ -71,3 +71,15 @@ def test_train_transformer_config_with_a_local_model(corpus_path, tiny_bert, tmp
     nlp = spacy.load(tmp_path / "out" / "model-last")
     assert nlp.pipe_names == ["transformer", "punctuator"]
     assert nlp("so how was it").text.lower().startswith("so")
+
+
+def test_time_limit_callback():
+    import time
+
+    from spacy_punct.training.loop import TrainingTimeUp, create_time_limit
+
+    callback = create_time_limit(minutes=0.0005)
+    callback(None, {"step": 0})
+    time.sleep(0.05)
+    with pytest.raises(TrainingTimeUp, match="step 7"):
+        callback(None, {"step": 7})

@@ -1,0 +1,179 @@
+"""Which tokens are words and which are punctuation, the marks written after each
+word, the mark slots of a doc, and the alignment of predicted and reference
+words. The component's loss, the scorer, the tuner, the decoder, the rewrite
+and the converters' statistics all read a doc through this module.
+
+A mark is identified by the position, in the lower-cased words joined without
+whitespace or punctuation, of the word it follows: two docs with the same words
+align whatever their tokenisation, spacing and punctuation.
+"""
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+from spacy.tokens import Doc
+from spacy.training import Example
+from spacy.util import get_lang_class
+
+from .labels import EMPTY, LABEL_MARKS, LabelSet, is_mark, is_replaceable, stronger, written_label
+
+_DOTTED = re.compile(r"^(\w\.)+\w$")  # u.s, e.g, p.m
+_CLOSING = frozenset({")", "]", "}", "'", "’"})
+
+# abbreviations written in lower case, which spaCy's tokenizer exceptions list
+# capitalised only (or not at all)
+_LOWER_ABBREVIATIONS: Dict[str, FrozenSet[str]] = {
+    "en": frozenset(
+        "dr mr mrs ms prof st jr sr etc vs inc ltd co corp dept approx gov gen rev sen rep mt".split()
+    ),
+}
+
+
+def punct_flags(doc: Doc) -> List[bool]:
+    """Per token, whether it is punctuation rather than a word.
+
+    A doc with part-of-speech annotation (converted treebanks and token lists
+    set it) says so itself: PUNCT. Otherwise the characters decide. Whitespace
+    tokens are neither.
+    """
+    if doc.has_annotation("POS"):
+        return [token.pos_ == "PUNCT" for token in doc]
+    return [not token.is_space and is_mark(token.text) for token in doc]
+
+
+def marks_after(doc: Doc, punct: Optional[Sequence[bool]] = None) -> List[str]:
+    """Per token, the canonical mark of the written punctuation that follows it
+    (quotes and dashes included: the training targets of Nagy et al.).
+
+    Punctuation tokens and whitespace tokens get ""; of several marks after one
+    word the strongest counts; marks before the first word are ignored.
+    `punct`: the doc's `punct_flags`, when already computed.
+    """
+    if punct is None:
+        punct = punct_flags(doc)
+    marks = [""] * len(doc)
+    last_word: Optional[int] = None
+    for token, is_punct in zip(doc, punct):
+        if token.is_space:
+            continue
+        if not is_punct:
+            last_word = token.i
+        elif last_word is not None:
+            spaced = token.i > 0 and bool(doc[token.i - 1].whitespace_)
+            label = written_label(token.text, spaced)
+            if label is not None:
+                marks[last_word] = stronger(marks[last_word], LABEL_MARKS[label])
+    return marks
+
+
+def word_offsets(doc: Doc) -> Tuple[str, List[Optional[int]]]:
+    """The doc's words, lower-cased and joined, and per token the end offset of
+    its word in that string (None for whitespace and punctuation tokens)."""
+    chars: List[str] = []
+    ends: List[Optional[int]] = []
+    length = 0
+    for token, is_punct in zip(doc, punct_flags(doc)):
+        if token.is_space or is_punct:
+            ends.append(None)
+            continue
+        chars.append(token.lower_)
+        length += len(token.lower_)
+        ends.append(length)
+    return "".join(chars), ends
+
+
+def doc_classes(doc: Doc, label_set: LabelSet) -> Tuple[str, Dict[int, int]]:
+    """The doc's joined words and the class index of `token._.punct` after each
+    word, keyed by the word's end offset (EMPTY left out)."""
+    text, ends = word_offsets(doc)
+    classes: Dict[int, int] = {}
+    for token, end in zip(doc, ends):
+        if end is not None:
+            index = label_set.class_of(token._.punct)
+            if index:
+                classes[end] = index
+    return text, classes
+
+
+def gold_classes(example: Example, label_set: LabelSet) -> List[int]:
+    """Per predicted token, the class index of the reference's `token._.punct`
+    after the same word; -1 for whitespace and punctuation tokens."""
+    pred_text, pred_ends = word_offsets(example.predicted)
+    gold_text, gold = doc_classes(example.reference, label_set)
+    if pred_text != gold_text:
+        raise ValueError(
+            "The predicted and reference docs of an example have different "
+            f"words: {pred_text[:60]!r} vs {gold_text[:60]!r}."
+        )
+    return [-1 if end is None else gold.get(end, 0) for end in pred_ends]
+
+
+@dataclass
+class Slot:
+    """Where a mark can follow a word: the last word before whitespace or the
+    end of the text (not `start` in `start-up`, not `do` in `don't`)."""
+
+    word: int  # the word's token index
+    anchor: int  # the token after which an inserted mark is written
+    existing: str = ""  # canonical mark of the replaceable punctuation after the word
+    written: List[int] = field(default_factory=list)  # those punctuation tokens
+    abbreviation: bool = False  # the word ends in an abbreviation period (`dr.`)
+
+
+def mark_slots(doc: Doc, punct: Optional[Sequence[bool]] = None) -> Dict[int, Slot]:
+    """The doc's mark slots, keyed by word index.
+
+    Marks of the label set (`,` `.` `?` `!` `:` `;` `...`) standing between a
+    slot's word and the next word are the slot's existing punctuation, which a
+    prediction may replace. Quotes, dashes, brackets, abbreviation periods and
+    punctuation inside a word (`win-win`, `c:/users`) are never part of it.
+    """
+    if punct is None:
+        punct = punct_flags(doc)
+    abbreviations = _abbreviations(doc.lang_)
+    slots: Dict[int, Slot] = {}
+    current: Optional[Slot] = None  # the slot of the last word
+    glued = False  # no whitespace since the last word
+    for token, is_punct in zip(doc, punct):
+        i = token.i
+        if token.is_space:
+            glued = False
+            continue
+        if not is_punct:
+            if current is not None and glued:
+                del slots[current.word]  # written together with this word
+            current = slots[i] = Slot(word=i, anchor=i)
+            glued = not token.whitespace_
+            continue
+        if current is not None:
+            text = token.text
+            if glued and i == current.word + 1 and text == "." and _is_abbreviation(
+                doc[current.word].text, abbreviations
+            ):
+                current.abbreviation = True
+                current.anchor = i
+            elif is_replaceable(text):
+                current.written.append(i)
+                current.existing = stronger(current.existing, LABEL_MARKS[written_label(text) or EMPTY])
+            elif glued and text in _CLOSING and current.anchor == i - 1:
+                current.anchor = i
+        glued = glued and not token.whitespace_
+    return slots
+
+
+def _is_abbreviation(word: str, abbreviations: FrozenSet[str]) -> bool:
+    """Whether a word followed by a period is an abbreviation (`dr`, `u.s`)."""
+    return bool(_DOTTED.match(word)) or word in abbreviations or word.lower() in abbreviations
+
+
+@lru_cache(maxsize=None)
+def _abbreviations(lang: str) -> FrozenSet[str]:
+    """Words written with a period of their own in a language: its tokenizer
+    exceptions (`Dr.`, `e.g.`) and the lower-case forms listed here."""
+    try:
+        exceptions = get_lang_class(lang).Defaults.tokenizer_exceptions
+    except Exception:
+        exceptions = {}
+    listed = {key[:-1] for key in exceptions if len(key) > 2 and key.endswith(".")}
+    return frozenset(listed) | _LOWER_ABBREVIATIONS.get(lang, frozenset())

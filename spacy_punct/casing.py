@@ -1,0 +1,49 @@
+"""Case rules of the rewrite: sentence-initial capitals, words always written
+with one (English "I"), and tokens whose case is never touched (URLs, e-mail
+addresses, paths, code)."""
+import re
+from typing import Dict, FrozenSet
+
+# words written with a capital in any position, per language
+ALWAYS_CAPITALISED: Dict[str, FrozenSet[str]] = {"en": frozenset({"i"})}
+
+_UNCASABLE = re.compile(
+    r"""(
+        ^[a-z][a-z0-9+.-]*://        # a URL with a scheme
+      | ^www\.                       # a bare web address
+      | ^[^@\s]+@[^@\s]+\.[^@\s]+$   # an e-mail address
+      | [/\\]                        # a path
+      | ^[^.\s]+(\.[^.\s]+)*\.(com|org|net|edu|gov|io|de|uk|hu|txt|py|json|html|pdf)$  # a domain or file name
+      | _|[0-9][a-z]+[0-9]           # code: snake_case, letters between digits
+    )""",
+    re.X | re.I,
+)
+# camelCase, checked case-sensitively
+_CAMEL = re.compile(r"[a-z][A-Z]")
+
+
+def capitalise(text: str) -> str:
+    """Upper-case the first character, where that keeps the length (`ß` stays)."""
+    if not text:
+        return text
+    first = text[0].upper()
+    return first + text[1:] if len(first) == 1 else text
+
+
+def decapitalise(text: str) -> str:
+    """Lower-case a capitalised word (`It` -> `it`); words with other capitals
+    (`NASA`, `McDonald`) and single letters stay as they are."""
+    if len(text) > 1 and text[0].isupper() and text[1:] == text[1:].lower() and text[1:].lower() != text[1:].upper():
+        return text[0].lower() + text[1:]
+    return text
+
+
+def is_uncasable(text: str) -> bool:
+    """Whether a token looks like a URL, e-mail address, file path or code,
+    whose case must never change."""
+    return bool(_CAMEL.search(text) or _UNCASABLE.search(text))
+
+
+def always_capitalised(lang: str) -> FrozenSet[str]:
+    """The lower-case words a language always writes with a capital."""
+    return ALWAYS_CAPITALISED.get(lang, frozenset())

@@ -1,0 +1,112 @@
+"""Probabilities -> decisions: the class per token (argmax, per-class
+thresholds, Cai & Wang's margins), the mark per token under the doc's masks
+(only mark slots take marks; existing marks kept or matched), and the sentence
+starts that follow from the marks. The annotations and the rewrite both read
+these decisions, so each rule exists here once."""
+from dataclasses import dataclass
+from typing import Dict, List, Mapping, Optional, Sequence
+
+import numpy
+from spacy.tokens import Doc
+
+from .align import Slot, mark_slots, punct_flags
+from .labels import LabelSet, ends_sentence
+
+
+def decide(
+    probs: numpy.ndarray,
+    label_set: LabelSet,
+    thresholds: Optional[Mapping[str, float]] = None,
+    margins: Optional[Mapping[str, float]] = None,
+) -> numpy.ndarray:
+    """The class index per row of `probs`.
+
+    thresholds: a class with a threshold is chosen wherever its probability
+        reaches the threshold (the most probable such class first), and never
+        below it; elsewhere the most probable class wins.
+    margins: Cai & Wang (2019): a mark q with margin ξ is written only if
+        (p(q) - p(w)) / p(q) > ξ for every other class w; else EMPTY.
+    """
+    thresholds = dict(thresholds or {})
+    margins = dict(margins or {})
+    label_set.check_known(thresholds, "Thresholds")
+    label_set.check_known(margins, "Margins")
+    if not len(probs):
+        return numpy.zeros((0,), dtype="i")
+    probs = numpy.asarray(probs)
+    scores = numpy.array(probs, copy=True)
+    for label, threshold in thresholds.items():
+        column = label_set.index(label)
+        if column == 0:
+            continue
+        reached = probs[:, column] >= threshold
+        scores[~reached, column] = -1.0
+        scores[reached, column] += 1.0
+    guesses = scores.argmax(axis=1)
+    for label, margin in margins.items():
+        column = label_set.index(label)
+        if column == 0:
+            continue
+        rows = numpy.flatnonzero(guesses == column)
+        chosen = probs[rows, column]
+        others = numpy.delete(probs[rows], column, axis=1).max(axis=1, initial=0.0)
+        relative = (chosen - others) / numpy.maximum(chosen, 1e-12)
+        guesses[rows[relative <= margin]] = 0
+    return guesses
+
+
+@dataclass
+class Decisions:
+    """What the punctuator decided for one doc."""
+
+    marks: List[str]  # per token: the canonical mark after it ("" for none)
+    sent_starts: List[bool]  # per token: whether it starts a sentence
+    slots: Dict[int, Slot]  # the doc's mark slots, for the rewrite
+
+
+def decode(
+    doc: Doc,
+    probs: numpy.ndarray,
+    label_set: LabelSet,
+    *,
+    thresholds: Optional[Mapping[str, float]] = None,
+    margins: Optional[Mapping[str, float]] = None,
+    keep_existing: bool = False,
+) -> Decisions:
+    """The marks and sentence starts of a doc from its class probabilities.
+
+    Only mark slots take marks (not whitespace, punctuation, or words written
+    together with the next one). A slot that already has a mark of the label
+    set keeps it with `keep_existing`; otherwise the prediction decides, and a
+    prediction of the class the existing mark counts as keeps that mark (`!`
+    where PERIOD is predicted in the default label set).
+    """
+    punct = punct_flags(doc)
+    slots = mark_slots(doc, punct)
+    guesses = decide(probs, label_set, thresholds, margins) if slots else ()
+    marks = [""] * len(doc)
+    for i, slot in slots.items():
+        existing = slot.existing
+        if existing and (keep_existing or label_set.class_of(existing) == guesses[i]):
+            marks[i] = existing
+        else:
+            marks[i] = label_set.mark(int(guesses[i]))
+    return Decisions(marks, sentence_starts(doc, marks, punct), slots)
+
+
+def sentence_starts(doc: Doc, marks: Sequence[str], punct: Optional[Sequence[bool]] = None) -> List[bool]:
+    """Per token, whether it starts a sentence: the first token of the doc, and
+    each first word after a mark that ends a sentence. Whitespace before the
+    first word belongs to the first sentence."""
+    if punct is None:
+        punct = punct_flags(doc)
+    starts = [False] * len(doc)
+    sentence_open = True  # the doc's first token starts the first sentence
+    for token, mark, is_punct in zip(doc, marks, punct):
+        if token.is_space or is_punct:
+            continue
+        starts[token.i] = not sentence_open
+        sentence_open = not ends_sentence(mark)
+    if len(doc):
+        starts[0] = True
+    return starts

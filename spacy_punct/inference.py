@@ -1,0 +1,343 @@
+"""The public inference API: load a punctuating pipeline, punctuate texts or
+records in batches, the output record, class probabilities for tuning, and
+evaluation of a pipeline on a DocBin.
+
+Every function raises an exception on bad input (never exits), so a library
+user, a worker process and the command line share them.
+"""
+import random
+import time
+from pathlib import Path
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from .extensions import register_extensions
+from .punctuator import Punctuator
+from .rewrite import rewrite_doc
+from .training.augment import create_asr_noise_augmenter
+from .training.corpus import PunctCorpus
+
+register_extensions()
+
+Record = Mapping[str, Any]
+
+
+class PipelineError(ValueError):
+    """A pipeline cannot be loaded, or cannot punctuate."""
+
+
+class RecordError(ValueError):
+    """An input record is malformed."""
+
+
+def find_punctuator(nlp: Language) -> Tuple[str, Punctuator]:
+    """The pipeline's punctuator and its name."""
+    for name, pipe in nlp.pipeline:
+        if isinstance(pipe, Punctuator):
+            return name, pipe
+    raise PipelineError(f"The pipeline has no punctuator component (it has {nlp.pipe_names}).")
+
+
+def load_pipeline(model: Union[str, Path], config: Optional[Dict[str, Any]] = None) -> Language:
+    """Load a pipeline (a package name or a folder) and check that it has a
+    punctuator. `config`: overrides, as for `spacy.load`
+    (e.g. {"components": {"punctuator": {"keep_existing": True}}})."""
+    try:
+        nlp = spacy.load(model, config=config or {})
+    except (OSError, IOError) as e:
+        raise PipelineError(f"Cannot load pipeline {str(model)!r}: {e}") from e
+    try:
+        find_punctuator(nlp)
+    except PipelineError as e:
+        raise PipelineError(f"Pipeline {str(model)!r}: {e}") from None
+    return nlp
+
+
+# texts longer than this many characters are punctuated in pieces
+LONG_TEXT_CHARS = 100_000
+# a piece: this many tokens, read with this many tokens of context on each side
+PIECE_TOKENS = 5_000
+CONTEXT_TOKENS = 200
+
+
+def punctuate(nlp: Language, texts: Iterable[str], *, batch_size: int = 64) -> Iterator[Doc]:
+    """The punctuated doc of each text, in order. Texts are read lazily and
+    processed `batch_size` at a time, so memory stays bounded on any stream;
+    texts of any length are punctuated (see `punctuate_pieces`)."""
+    for doc, _ in punctuate_docs(nlp, ((text, None) for text in texts), batch_size=batch_size):
+        yield doc
+
+
+def punctuate_records(nlp: Language, records: Iterable[Record], *, batch_size: int = 64) -> Iterator[Dict[str, Any]]:
+    """The output record of each input record (see `record_doc` and
+    `output_record`), in order, read lazily."""
+    items = ((record_doc(nlp, record, number), record) for number, record in enumerate(records, start=1))
+    for doc, record in punctuate_docs(nlp, items, batch_size=batch_size):
+        yield output_record(doc, record)
+
+
+def punctuate_docs(
+    nlp: Language, items: Iterable[Tuple[Union[str, Doc], Any]], *, batch_size: int = 64
+) -> Iterator[Tuple[Doc, Any]]:
+    """Run the pipeline over (text or doc, context) pairs; yield (punctuated
+    doc, context) in order. Long texts are punctuated in pieces and joined."""
+    pieces: List[Doc] = []
+    for doc, context, item, last in punctuate_parts(nlp, items, batch_size=batch_size):
+        if last and not pieces:
+            yield doc, context
+            continue
+        pieces.append(doc)
+        if last:
+            yield _join(pieces, item), context
+            pieces = []
+
+
+def punctuate_parts(
+    nlp: Language, items: Iterable[Tuple[Union[str, Doc], Any]], *, batch_size: int = 64
+) -> Iterator[Tuple[Doc, Any, Union[str, Doc], bool]]:
+    """Like `punctuate_docs`, but a long text comes as the punctuated docs of
+    its pieces (see `punctuate_pieces`), as they are done: yields (doc,
+    context, item, whether this is the item's last part). A pipeline whose
+    punctuator annotates in place without a `punct_rewriter` after it has its
+    docs rewritten here."""
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be at least 1, not {batch_size}.")
+    batch: List[Tuple[Doc, Any]] = []
+    for item, context in items:
+        if isinstance(item, str) and len(item) > LONG_TEXT_CHARS:
+            yield from _run(nlp, batch, batch_size)
+            batch = []
+            pieces = punctuate_pieces(nlp, item)
+            piece = next(pieces)
+            for following in pieces:
+                yield piece, context, item, False
+                piece = following
+            yield piece, context, item, True
+            continue
+        doc = nlp.make_doc(item) if isinstance(item, str) else item
+        batch.append((doc, (context, item)))
+        if len(batch) >= batch_size:
+            yield from _run(nlp, batch, batch_size)
+            batch = []
+    yield from _run(nlp, batch, batch_size)
+
+
+def _run(nlp: Language, batch: List[Tuple[Doc, Any]], batch_size: int) -> Iterator[Tuple[Doc, Any, Any, bool]]:
+    for doc, (context, item) in nlp.pipe(batch, as_tuples=True, batch_size=batch_size):
+        yield (doc if doc._.source_map is not None else rewrite_doc(doc)), context, item, True
+
+
+def punctuate_pieces(
+    nlp: Language, text: str, *, piece_tokens: int = PIECE_TOKENS, context_tokens: int = CONTEXT_TOKENS
+) -> Iterator[Doc]:
+    """Punctuate a text of any length in pieces of about `piece_tokens` tokens,
+    each read with `context_tokens` tokens of context on either side; yield
+    each piece's punctuated doc. The pieces' texts joined are the punctuated
+    text. Memory is bounded by the piece size, not the text length."""
+    tokens = _tokens(nlp, text)
+    window: List[Tuple[str, str]] = []  # (text, whitespace) of the tokens read
+    start = 0  # index in `window` of the next piece's first token
+    for token in tokens:
+        window.append(token)
+        if len(window) - start >= piece_tokens + context_tokens:
+            end = _piece_end(window, start + piece_tokens)
+            if end is not None:
+                yield _piece(nlp, window, start, end, context_tokens)
+                drop = max(0, end - context_tokens)
+                window, start = window[drop:], end - drop
+    if start < len(window):
+        yield _piece(nlp, window, start, len(window), context_tokens)
+
+
+def _tokens(nlp: Language, text: str) -> Iterator[Tuple[str, str]]:
+    """The (text, whitespace) of each token of a text, tokenised in parts cut
+    at whitespace so that no part reaches the tokenizer's length limit."""
+    part_chars = min(nlp.max_length, LONG_TEXT_CHARS)
+    position = 0
+    while position < len(text):
+        end = min(position + part_chars, len(text))
+        if end < len(text):
+            cut = max(text.rfind(" ", position, end), text.rfind("\n", position, end))
+            end = cut + 1 if cut > position else end
+        for token in nlp.make_doc(text[position:end]):
+            yield token.text, token.whitespace_
+        position = end
+
+
+def _piece_end(window: List[Tuple[str, str]], target: int) -> Optional[int]:
+    """The first index from `target` at which a piece may end: after a token
+    followed by whitespace, before a token that is no punctuation (so that a
+    word's marks and the words written together stay in one piece)."""
+    from .labels import is_mark
+
+    for end in range(target, len(window)):
+        text, space = window[end - 1]
+        if space and not window[end][0].isspace() and not is_mark(window[end][0]):
+            return end
+    return None
+
+
+def _piece(nlp: Language, window: List[Tuple[str, str]], start: int, end: int, context: int) -> Doc:
+    """Punctuate window[start:end] with up to `context` tokens on each side."""
+    left = max(0, start - context)
+    right = min(len(window), end + context)
+    part = window[left:right]
+    doc = Doc(nlp.vocab, words=[t for t, _ in part], spaces=[bool(s) for _, s in part])
+    annotated = nlp(doc)
+    if annotated._.source_map is not None:
+        annotated = doc  # the punctuator annotated the input before rewriting it
+    core = annotated[start - left : end - left].as_doc()
+    for token, source in zip(core, annotated[start - left : end - left]):
+        token._.punct = source._.punct
+    return rewrite_doc(core)
+
+
+def _join(pieces: List[Doc], text: str) -> Doc:
+    """One punctuated doc from the punctuated pieces of a text."""
+    doc = Doc.from_docs(pieces, ensure_whitespace=False)
+    source_map: List[int] = []
+    offsets: List[int] = []
+    n_tokens = n_chars = 0
+    for piece in pieces:
+        source_map += [i + n_tokens if i >= 0 else -1 for i in piece._.source_map]
+        offsets += [o + n_chars if o >= 0 else -1 for o in piece._.source_offsets]
+        n_tokens += sum(1 for i in piece._.source_map if i >= 0)
+        n_chars += len(piece._.source_text)
+    doc._.source_map, doc._.source_offsets, doc._.source_text = source_map, offsets, text
+    return doc
+
+
+def record_doc(nlp: Language, record: Record, number: int = 0) -> Doc:
+    """The doc of an input record: {"text": ...} or {"words": [{"word", "start",
+    "end"}, ...]} (timings in seconds, optional), with any other fields (an "id")
+    passed through to the output. Tokens get the timings of the word they are
+    part of in `token._.start_time` and `token._.end_time`."""
+    where = f"record {number}" if number else "record"
+    if not isinstance(record, Mapping):
+        raise RecordError(f"{where}: expected an object with 'text' or 'words', got {type(record).__name__}.")
+    if "words" in record:
+        words = record["words"]
+        if not isinstance(words, list):
+            raise RecordError(f"{where}: 'words' must be a list of {{'word', 'start', 'end'}} objects.")
+        texts, times = _words_and_times(words, where)
+        doc = nlp.make_doc(" ".join(texts))
+        _set_times(doc, texts, times)
+        return doc
+    text = record.get("text")
+    if not isinstance(text, str):
+        raise RecordError(f"{where}: expected a string 'text' (or a 'words' list).")
+    return nlp.make_doc(text)
+
+
+def _words_and_times(words: List[Any], where: str) -> Tuple[List[str], List[Optional[Tuple[float, float]]]]:
+    texts: List[str] = []
+    times: List[Optional[Tuple[float, float]]] = []
+    for position, word in enumerate(words, start=1):
+        if isinstance(word, str):
+            word = {"word": word}
+        if not isinstance(word, Mapping):
+            raise RecordError(f"{where}, word {position}: expected an object with 'word', 'start', 'end'.")
+        text = word.get("word", word.get("text"))
+        if not isinstance(text, str) or not text.strip():
+            raise RecordError(f"{where}, word {position}: the word is missing or empty.")
+        texts.append(text.strip())
+        start, end = word.get("start"), word.get("end")
+        if start is None and end is None:
+            times.append(None)
+            continue
+        try:
+            start, end = float(start), float(end)
+        except (TypeError, ValueError):
+            raise RecordError(f"{where}, word {position} ({text!r}): start and end must be numbers.") from None
+        if not 0 <= start <= end:
+            raise RecordError(f"{where}, word {position} ({text!r}): needs 0 <= start <= end, got {start}, {end}.")
+        previous = next((t for t in reversed(times) if t is not None), None)
+        if previous is not None and start < previous[0]:
+            raise RecordError(f"{where}, word {position} ({text!r}): starts before the word before it.")
+        times.append((start, end))
+    return texts, times
+
+
+def _set_times(doc: Doc, texts: Sequence[str], times: Sequence[Optional[Tuple[float, float]]]) -> None:
+    """Give each token the timings of the word whose characters it covers."""
+    ends = numpy.cumsum([len(text) + 1 for text in texts])  # one space after each word
+    for token in doc:
+        word = int(numpy.searchsorted(ends, token.idx, side="right"))
+        if word < len(times) and times[word] is not None:
+            token._.start_time, token._.end_time = times[word]
+
+
+def output_record(doc: Doc, record: Optional[Record] = None) -> Dict[str, Any]:
+    """The output record of a punctuated doc: the input record's fields, the
+    input text, the punctuated text, the sentences, and per token its offsets,
+    the input token and offset it came from, its mark and its timings."""
+    output = dict(record or {})
+    output.pop("words", None)
+    output["text"] = doc._.source_text if doc._.source_text is not None else doc.text
+    output["punctuated"] = doc.text
+    output["sentences"] = [sent.text for sent in doc.sents if sent.text.strip()] if len(doc) else []
+    tokens = []
+    for token in doc:
+        entry = {
+            "text": token.text,
+            "start": token.idx,
+            "end": token.idx + len(token.text),
+            "source": token._.source_i,
+            "source_start": token._.source_idx,
+            "punct": token._.punct,
+        }
+        if token._.start_time is not None:
+            entry["start_time"] = token._.start_time
+            entry["end_time"] = token._.end_time
+        tokens.append(entry)
+    output["tokens"] = tokens
+    return output
+
+
+def predict_probs(nlp: Language, docs: Iterable[Doc], *, batch_size: int = 64) -> Iterator[Tuple[Doc, numpy.ndarray]]:
+    """Each doc with the punctuator's class probabilities per token. The
+    components before the punctuator annotate the docs; nothing is decided or
+    rewritten, and the pipeline's settings are not touched."""
+    name, pipe = find_punctuator(nlp)
+    after = nlp.pipe_names[nlp.pipe_names.index(name) :]
+    with nlp.select_pipes(disable=after):
+        batches = spacy.util.minibatch(nlp.pipe(docs, batch_size=batch_size), size=batch_size)
+        for batch in batches:
+            for doc, probs in zip(batch, pipe.predict(batch)):
+                yield doc, pipe.model.ops.to_numpy(probs)
+
+
+def evaluate(
+    nlp: Language,
+    data: Union[str, Path],
+    *,
+    lowercase: bool = True,
+    max_length: int = 0,
+    asr_noise: float = 0.0,
+    seed: int = 0,
+) -> Dict[str, Any]:
+    """Score a pipeline on a .spacy test set (natural punctuated text): the
+    `punct_*` and `sents_*` scores, the number of words and words/s.
+
+    asr_noise: alter this share of the words first (`spacy_punct.asr_noise.v1`,
+        seeded by `seed`), to simulate recognition errors.
+    """
+    if not 0.0 <= asr_noise <= 1.0:
+        raise ValueError(f"asr_noise must be between 0 and 1, not {asr_noise}.")
+    augmenter = create_asr_noise_augmenter(level=asr_noise) if asr_noise else None
+    random.seed(seed)
+    corpus = PunctCorpus(data, lowercase=lowercase, max_length=max_length, augmenter=augmenter)
+    examples = list(corpus(nlp))
+    if not examples:
+        raise ValueError(f"{data} holds no documents.")
+    start = time.perf_counter()
+    scores = nlp.evaluate(examples)
+    seconds = time.perf_counter() - start
+    n_words = sum(len(eg.reference) for eg in examples)
+    result = {key: value for key, value in scores.items() if key.startswith(("punct_", "sents_"))}
+    result.update({"words": n_words, "words_per_second": n_words / seconds})
+    return result

@@ -1,0 +1,78 @@
+"""Reading text input robustly: UTF-8 (with or without a byte-order mark),
+UTF-16 with a byte-order mark, gzip-compressed text; binary input refused;
+undecodable bytes replaced by U+FFFD and counted; CRLF and lone CR line ends."""
+import codecs
+import gzip
+import io
+from pathlib import Path
+from typing import BinaryIO, Iterator, Tuple, Union
+
+_GZIP = b"\x1f\x8b"
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+_SNIFF_BYTES = 8192
+_CONTROL = frozenset(chr(c) for c in range(32)) - set("\t\n\r\f\v\x1b")
+
+
+class InputError(ValueError):
+    """The input is not text this package can read."""
+
+
+class TextReader:
+    """The lines of a binary stream decoded as text, with the number of
+    replaced (undecodable) characters so far in `replaced`."""
+
+    def __init__(self, stream: BinaryIO, name: str) -> None:
+        buffered = stream if hasattr(stream, "peek") else io.BufferedReader(stream)  # type: ignore[arg-type]
+        head = buffered.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
+        if head.startswith(_GZIP):
+            buffered = io.BufferedReader(gzip.GzipFile(fileobj=buffered))  # type: ignore[arg-type]
+            head = buffered.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
+        self.encoding = _encoding(head, name)
+        self.name = name
+        self.replaced = 0
+        self._text = io.TextIOWrapper(buffered, encoding=self.encoding, errors="replace", newline="")
+
+    def __iter__(self) -> Iterator[str]:
+        """Lines without their line ends (\\n, \\r\\n or a lone \\r)."""
+        for line in self._text:
+            self.replaced += line.count("\ufffd")
+            yield line.rstrip("\r\n")
+
+    def read(self) -> str:
+        """The rest of the text, line ends made \\n."""
+        return "\n".join(self)
+
+    def close(self) -> None:
+        self._text.close()
+
+
+def open_text(path: Union[str, Path]) -> TextReader:
+    """A reader of a text file (see the module's docstring)."""
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(f"{path} is a folder, not a text file.")
+    return TextReader(path.open("rb"), str(path))
+
+
+def read_text(path: Union[str, Path]) -> Tuple[str, int]:
+    """A whole text file, and the number of characters replaced."""
+    reader = open_text(path)
+    try:
+        return reader.read(), reader.replaced
+    finally:
+        reader.close()
+
+
+def _encoding(head: bytes, name: str) -> str:
+    for bom, encoding in _BOMS:
+        if head.startswith(bom):
+            return encoding
+    if b"\x00" in head:
+        raise InputError(f"{name} is a binary file (or UTF-16 without a byte-order mark), not text.")
+    sample = head.decode("utf-8", errors="replace")
+    if len(head) == _SNIFF_BYTES:
+        sample = sample[:-4]  # a character cut at the end of the sample is no error
+    bad = sum(1 for char in sample if char == "\ufffd" or char in _CONTROL)
+    if sample and bad > 0.1 * len(sample):
+        raise InputError(f"{name} does not look like text: {bad} of its first {len(sample)} characters are not.")
+    return "utf-8"
