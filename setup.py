@@ -31,9 +31,10 @@ setup(
             "punct_rewriter = spacy_punct.rewriter:make_punct_rewriter",
         ],
         "spacy_architectures": [
-            "spacy_punct.PunctuatorModel.v1 = spacy_punct.model:build_punctuator_model"
+            "spacy_punct.PunctuatorModel.v1 = spacy_punct.model:build_punctuator_model",
+            "spacy_punct.BiLSTMEncoder.v1 = spacy_punct.layers.bilstm:build_bilstm_encoder",
         ],
-        "spacy_readers": ["spacy_punct.PunctCorpus.v1 = spacy_punct.training.corpus:create_punct_corpus"],
+        "spacy_readers": ["spacy_punct.PunctCorpus.v1 = spacy_punct.training.corpus:PunctCorpus"],
         "spacy_scorers": ["spacy_punct.punct_scorer.v1 = spacy_punct.scorer:make_punct_scorer"],
         "spacy_augmenters": [
             "spacy_punct.asr_noise.v1 = spacy_punct.training.augment:create_asr_noise_augmenter"

@@ -14,8 +14,8 @@ import torch
 from tokenizers import BertWordPieceTokenizer
 from transformers import BertConfig, BertModel, BertTokenizerFast
 
-from spacy_punct.corpus import read_docbins
-from spacy_punct.labels import punct_flags
+from spacy_punct.training.corpus import read_docbins
+from spacy_punct.align import punct_flags
 
 
 def corpus_lines(path: Path, lang: str) -> Iterator[str]:

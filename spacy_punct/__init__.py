@@ -18,7 +18,7 @@ from .punctuator import Punctuator, make_punctuator
 from .rewrite import rewrite_doc
 from .rewriter import PunctRewriter, make_punct_rewriter
 from .scorer import make_punct_scorer, score_punctuation
-from .training import PunctCorpus, create_asr_noise_augmenter, create_punct_corpus
+from .training import PunctCorpus, create_asr_noise_augmenter
 
 __all__ = [
     "__version__",
@@ -30,7 +30,6 @@ __all__ = [
     "RecordError",
     "build_punctuator_model",
     "create_asr_noise_augmenter",
-    "create_punct_corpus",
     "evaluate",
     "find_punctuator",
     "load_pipeline",

@@ -17,6 +17,7 @@ from .convert import CONVERTERS, ConversionError, ConversionStats, ConvertOption
 from .inference import PipelineError, RecordError, evaluate as evaluate_pipeline
 from .inference import find_punctuator, load_pipeline, output_record, punctuate_parts, record_doc
 from .labels import EMPTY, MARK_LABELS
+from .threads import DEFAULT_THREADS, set_threads
 from .training.corpus import PunctCorpus, read_docbins, strip_docs
 
 app = typer.Typer(
@@ -83,6 +84,16 @@ def _apply_windows(nlp: Language, window: int, stride: int) -> None:
             set_windows(nlp, window, stride or window)
         except ValueError as e:
             fail(str(e))
+
+
+THREADS_HELP = "Torch threads per process; 1 stays fast when other processes share the cores."
+
+
+def _set_threads(threads: int) -> None:
+    try:
+        set_threads(threads)
+    except ValueError as e:
+        fail(str(e))
 
 
 def _prepare_output(path: Optional[Path], *inputs: Optional[Path]) -> None:
@@ -177,6 +188,7 @@ def punctuate(
     margin: List[str] = typer.Option([], help="LABEL=X: write LABEL's mark only with a relative margin over every other class above X (repeatable)."),
     window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
     stride: int = typer.Option(0, help="Transformers: tokens between window starts; window/stride predictions per token."),
+    threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:
     """Punctuate text: one document per line (empty lines stay empty), read and
     written as it goes, so memory stays bounded on inputs of any size; lines
@@ -186,6 +198,7 @@ def punctuate(
     if input_format not in ("text", "jsonl"):
         fail(f"unknown --input-format {input_format!r}; choose text or jsonl.")
     _prepare_output(output, input)
+    _set_threads(threads)
     nlp = _load(model, keep_existing, threshold, margin)
     _apply_windows(nlp, window, stride)
     try:
@@ -225,9 +238,11 @@ def evaluate(
     seed: int = typer.Option(0, help="Seed of the simulated recognition errors."),
     window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
     stride: int = typer.Option(0, help="Transformers: tokens between window starts; window/stride predictions per token."),
+    threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:
     """Score a pipeline on test sets: per-class P/R/F1, micro and macro F1,
     slot error rate, confusion matrix, sentence boundaries and speed."""
+    _set_threads(threads)
     nlp = _load(model)
     _apply_windows(nlp, window, stride)
     test_sets = sorted(data.glob("*.spacy")) if data.is_dir() else [data]
@@ -277,6 +292,7 @@ def train(
     output: Path = typer.Option(..., "--output", "-o", help="Where model-best and model-last go."),
     max_minutes: float = typer.Option(0, help="Stop training after this many minutes (0: as the config says)."),
     gpu_id: int = typer.Option(-1, help="GPU id, or -1 for the CPU."),
+    threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:
     """`spacy train` with a time limit. Further options override the config,
     as with spacy train (e.g. --paths.train corpus/train.spacy)."""
@@ -284,6 +300,7 @@ def train(
 
     from .training.loop import train_for
 
+    _set_threads(threads)
     start = time.perf_counter()
     stopped = train_for(config, output, max_minutes, gpu_id, parse_config_overrides(ctx.args))
     minutes = (time.perf_counter() - start) / 60
@@ -326,6 +343,7 @@ def tune(
     max_length: int = typer.Option(0, help="Cut documents into chunks of this many words (0: whole documents)."),
     thresholds: bool = typer.Option(True, help="Tune per-class probability thresholds."),
     margins: bool = typer.Option(True, help="Tune per-class margins (Cai & Wang)."),
+    threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:
     """Tune per-class decision thresholds and margins on dev data for the best
     micro F1, and save a copy of the pipeline that uses them."""
@@ -336,6 +354,7 @@ def tune(
     if output.exists() and not output.is_dir():
         fail(f"the output {output} is a file; give a folder.")
     output.parent.mkdir(parents=True, exist_ok=True)
+    _set_threads(threads)
     nlp = _load(model)
     name, pipe = find_punctuator(nlp)
     try:

@@ -7,6 +7,7 @@ user, a worker process and the command line share them.
 """
 import random
 import time
+import warnings
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -132,12 +133,15 @@ def _run(nlp: Language, batch: List[Tuple[Doc, Any]], batch_size: int) -> Iterat
 
 
 def punctuate_pieces(
-    nlp: Language, text: str, *, piece_tokens: int = PIECE_TOKENS, context_tokens: int = CONTEXT_TOKENS
+    nlp: Language, text: str, *, piece_tokens: Optional[int] = None, context_tokens: Optional[int] = None
 ) -> Iterator[Doc]:
-    """Punctuate a text of any length in pieces of about `piece_tokens` tokens,
-    each read with `context_tokens` tokens of context on either side; yield
-    each piece's punctuated doc. The pieces' texts joined are the punctuated
-    text. Memory is bounded by the piece size, not the text length."""
+    """Punctuate a text of any length in pieces of about `piece_tokens` tokens
+    (default PIECE_TOKENS), each read with `context_tokens` tokens of context
+    on either side (default CONTEXT_TOKENS); yield each piece's punctuated
+    doc. The pieces' texts joined are the punctuated text. Memory is bounded by
+    the piece size, not the text length."""
+    piece_tokens = piece_tokens or PIECE_TOKENS
+    context_tokens = CONTEXT_TOKENS if context_tokens is None else context_tokens
     tokens = _tokens(nlp, text)
     window: List[Tuple[str, str]] = []  # (text, whitespace) of the tokens read
     start = 0  # index in `window` of the next piece's first token
@@ -198,7 +202,9 @@ def _piece(nlp: Language, window: List[Tuple[str, str]], start: int, end: int, c
 
 def _join(pieces: List[Doc], text: str) -> Doc:
     """One punctuated doc from the punctuated pieces of a text."""
-    doc = Doc.from_docs(pieces, ensure_whitespace=False)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"\[W101\]")  # the doc attributes are set below
+        doc = Doc.from_docs(pieces, ensure_whitespace=False)
     source_map: List[int] = []
     offsets: List[int] = []
     n_tokens = n_chars = 0

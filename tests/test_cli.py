@@ -179,3 +179,8 @@ def test_windows_need_a_transformer(trained, tmp_path):
     result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), "--window", "64", "--stride", "16"], input="so how\n")
     assert result.exit_code == 1
     assert "no transformer" in result.output
+
+
+def test_python_dash_m_works_like_the_script():
+    result = subprocess.run([sys.executable, "-m", "spacy_punct", "--help"], capture_output=True, text=True)
+    assert result.returncode == 0 and "punctuate" in result.stdout and "spacy-punct" in result.stdout

@@ -1,8 +1,6 @@
 import pytest
 import spacy
 
-from spacy_punct.align import marks_after, punct_flags
-from spacy_punct.casing import capitalise
 from spacy_punct.labels import DEFAULT_LABELS, LabelSet, is_mark, labels_for_marks, validate_labels, written_label
 
 
@@ -64,29 +62,32 @@ def test_labels_for_marks():
     assert labels_for_marks({"!", ","}) == ["EMPTY", "COMMA", "EXCLAMATION"]
 
 
-def test_marks_after():
-    nlp = spacy.blank("en")
-    doc = nlp('"Well," she said - it\'s a co-pilot?! Yes.')
-    marks = dict(zip([t.text for t in doc], marks_after(doc)))
-    assert marks["Well"] == ","
-    assert marks["said"] == "-"
-    assert marks["co"] == ""
-    assert marks["pilot"] == "?"
-    assert marks["Yes"] == "."
+def test_label_set_maps_marks_classes_and_indices():
+    label_set = LabelSet(["COMMA", "PERIOD", "QUESTION"])
+    assert label_set.labels == DEFAULT_LABELS and len(label_set) == 4
+    assert label_set.index("PERIOD") == 2 and label_set.mark(2) == "." and label_set.mark(0) == ""
+    assert label_set.class_of("!") == 2 and label_set.class_of(None) == 0 and label_set.class_of("~") == 0
+    assert label_set.final_mask.tolist() == [False, False, True, True]
+    assert label_set.punctuation == ("COMMA", "PERIOD", "QUESTION")
+    assert label_set == LabelSet(DEFAULT_LABELS) != LabelSet(["PERIOD"])
+    with pytest.raises(ValueError, match="not in the label set"):
+        label_set.index("COLON")
+    with pytest.raises(ValueError, match="Thresholds given for unknown labels"):
+        label_set.check_known({"COLON": 0.5}, "Thresholds")
 
 
-def test_capitalise():
-    assert capitalise("hello") == "Hello"
-    assert capitalise("ßa") == "ßa"
-    assert capitalise("") == ""
+def test_sentence_ends_by_the_written_mark():
+    from spacy_punct.labels import ends_sentence
+
+    assert ends_sentence(".") and ends_sentence("?") and ends_sentence("!")
+    assert not ends_sentence(";") and not ends_sentence(",") and not ends_sentence("")
+    # ";" counts as PERIOD in the default label set, but ends no sentence
+    assert LabelSet(DEFAULT_LABELS).label_of(";") == "PERIOD"
 
 
-def test_punct_flags_follow_part_of_speech_when_present(nlp):
-    from spacy.tokens import Doc
+def test_replaceable_marks():
+    from spacy_punct.labels import is_replaceable
 
-    doc = Doc(nlp.vocab, words=["mistakes", "--", ".", "so"])
-    assert punct_flags(doc) == [False, True, True, False]
-    assert marks_after(doc)[0] == "."
-    doc = Doc(nlp.vocab, words=["mistakes", "--", ".", "so"], pos=["X", "X", "PUNCT", "X"])
-    assert punct_flags(doc) == [False, False, True, False]
-    assert marks_after(doc)[:2] == ["", "."]
+    assert is_replaceable(",") and is_replaceable("?!") and is_replaceable("...") and is_replaceable("।")
+    assert not is_replaceable('"') and not is_replaceable("-") and not is_replaceable("—") and not is_replaceable(")")
+

@@ -11,16 +11,6 @@ from .conftest import reader_examples
 LABELS = LabelSet(["EMPTY", "COMMA", "PERIOD", "QUESTION"])
 
 
-def test_decide_with_and_without_thresholds():
-    probs = numpy.array([[0.6, 0.3, 0.1, 0.0], [0.15, 0.5, 0.1, 0.25], [0.5, 0.0, 0.1, 0.4]], dtype="f")
-    assert decide(probs, LABELS, {}).tolist() == [0, 1, 0]
-    # reached: chosen although EMPTY is more probable; not reached: never chosen
-    assert decide(probs, LABELS, {"COMMA": 0.25, "QUESTION": 0.35}).tolist() == [1, 1, 3]
-    assert decide(probs, LABELS, {"COMMA": 0.9}).tolist() == [0, 3, 0]
-    with pytest.raises(ValueError, match="unknown labels"):
-        decide(probs, LABELS, {"TILDE": 0.5})
-
-
 def test_tuning_recovers_a_shifted_decision_boundary():
     rng = numpy.random.default_rng(0)
     gold = rng.choice(4, size=2000, p=[0.7, 0.15, 0.1, 0.05])

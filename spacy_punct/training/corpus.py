@@ -21,17 +21,9 @@ Augmenter = Callable[[Language, Example], Iterable[Example]]
 
 
 @registry.readers("spacy_punct.PunctCorpus.v1")
-def create_punct_corpus(
-    path: Optional[Union[str, Path]],
-    lowercase: bool = True,
-    max_length: int = 200,
-    random_chunks: bool = False,
-    shuffle: bool = False,
-    seed: int = 0,
-    limit: int = 0,
-    augmenter: Optional[Augmenter] = None,
-) -> Callable[[Language], Iterator[Example]]:
-    """Read punctuation training examples from a .spacy file or a folder of them.
+class PunctCorpus:
+    """Read punctuation training examples from a .spacy file or a folder of
+    them; each call is one epoch.
 
     lowercase: lower-case the words the model sees (ASR output is lower-case).
     max_length: cut docs into chunks of at most this many words (0: whole docs).
@@ -47,20 +39,6 @@ def create_punct_corpus(
     Custom token attributes of the docs (word timings `start_time`/`end_time`)
     are carried to both sides of the examples.
     """
-    return PunctCorpus(
-        path,
-        lowercase=lowercase,
-        max_length=max_length,
-        random_chunks=random_chunks,
-        shuffle=shuffle,
-        seed=seed,
-        limit=limit,
-        augmenter=augmenter,
-    )
-
-
-class PunctCorpus:
-    """Iterate over punctuation examples; each call is one epoch."""
 
     def __init__(
         self,

@@ -1,0 +1,22 @@
+"""The thread policy: how many threads torch uses for one operation.
+
+Torch's default (one per core) collapses when other processes share the cores:
+every operation waits for its slowest thread. One thread per process stays
+fast on a busy machine; use processes (`nlp.pipe(n_process=...)`, several
+workers) to use more cores.
+"""
+from typing import Optional
+
+import torch
+
+DEFAULT_THREADS = 1
+
+
+def set_threads(threads: Optional[int] = DEFAULT_THREADS) -> int:
+    """Set torch's intra-op threads (None: leave torch's own setting);
+    returns the number in use."""
+    if threads is not None:
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, not {threads}.")
+        torch.set_num_threads(threads)
+    return torch.get_num_threads()

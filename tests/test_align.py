@@ -1,0 +1,86 @@
+import pytest
+import spacy
+from spacy.tokens import Doc
+from spacy.training import Example
+
+from spacy_punct.align import doc_classes, gold_classes, mark_slots, marks_after, punct_flags, word_offsets
+from spacy_punct.labels import DEFAULT_LABELS, LabelSet
+
+from .conftest import gold
+
+LABELS = LabelSet(DEFAULT_LABELS)
+
+
+def test_marks_after():
+    nlp = spacy.blank("en")
+    doc = nlp('"Well," she said - it\'s a co-pilot?! Yes.')
+    marks = dict(zip([t.text for t in doc], marks_after(doc)))
+    assert marks["Well"] == ","
+    assert marks["said"] == "-"
+    assert marks["co"] == ""
+    assert marks["pilot"] == "?"
+    assert marks["Yes"] == "."
+
+
+def test_punct_flags_follow_part_of_speech_when_present(nlp):
+    from spacy.tokens import Doc
+
+    doc = Doc(nlp.vocab, words=["mistakes", "--", ".", "so"])
+    assert punct_flags(doc) == [False, True, True, False]
+    assert marks_after(doc)[0] == "."
+    doc = Doc(nlp.vocab, words=["mistakes", "--", ".", "so"], pos=["X", "X", "PUNCT", "X"])
+    assert punct_flags(doc) == [False, False, True, False]
+    assert marks_after(doc)[:2] == ["", "."]
+
+
+def test_word_offsets_ignore_case_spaces_and_punctuation(nlp):
+    a = word_offsets(nlp("So, how  was it?"))
+    b = word_offsets(nlp("so how was it"))
+    assert a[0] == b[0] == "sohowwasit"
+    assert a[1] == [2, None, 5, None, 8, 10, None]  # the double space is a token
+
+
+def test_gold_classes_per_predicted_token(nlp):
+    reference = gold(nlp.vocab, ["So", "how", "was", "it"], [",", "", "", "?"])
+    predicted = nlp("so how was it")
+    assert gold_classes(Example(predicted, reference), LABELS) == [1, 0, 0, 3]
+    predicted = nlp("so , how was it ?")
+    assert gold_classes(Example(predicted, reference), LABELS) == [1, -1, 0, 0, 3, -1]
+    with pytest.raises(ValueError, match="different words"):
+        gold_classes(Example(nlp("so how is it"), reference), LABELS)
+
+
+def test_doc_classes(nlp):
+    doc = nlp("a b c")
+    for token, mark in zip(doc, [",", "!", ""]):
+        token._.punct = mark
+    assert doc_classes(doc, LABELS) == ("abc", {1: 1, 2: 2})
+
+
+def _slots(nlp, text):
+    doc = nlp(text)
+    return doc, {doc[i].text: slot for i, slot in mark_slots(doc).items()}
+
+
+def test_slots_are_words_before_whitespace(nlp):
+    doc, slots = _slots(nlp, "a start-up, win-win c:/users/me/doc.txt and don't")
+    assert list(slots) == ["a", "up", "win", "doc.txt", "and", "n't"]
+    assert [doc[i].text for i in slots["up"].written] == [","] and slots["up"].existing == ","
+    # the first "win" is written together with the second: only the last is a slot
+    assert slots["win"].word == [t.text for t in doc].index("win", 6)
+
+
+def test_slot_existing_marks_and_anchor(nlp):
+    doc, slots = _slots(nlp, 'he said "hello" (maybe). ok ?! fine , yes')
+    assert slots["said"].existing == ""  # quotes are never replaced
+    assert slots["hello"].existing == "" and doc[slots["hello"].anchor].text == "hello"
+    assert doc[slots["maybe"].anchor].text == ")" and slots["maybe"].existing == "."
+    assert slots["ok"].existing == "?" and len(slots["ok"].written) == 2
+    assert slots["fine"].existing == ","
+
+
+def test_abbreviation_periods_are_not_replaceable(nlp):
+    doc, slots = _slots(nlp, "dr. smith and the u.s. army etc. the end.")
+    assert slots["dr"].abbreviation and slots["dr"].existing == "" and doc[slots["dr"].anchor].text == "."
+    assert slots["u.s"].abbreviation and slots["etc"].abbreviation
+    assert not slots["end"].abbreviation and slots["end"].existing == "."

@@ -1,0 +1,30 @@
+"""The recipes in configs/ are written from their base configs by scripts/configs.py."""
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+
+
+def test_recipes_are_up_to_date():
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "configs.py"), "--check"], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_stale_recipe_is_reported(tmp_path, monkeypatch):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import configs
+    finally:
+        sys.path.pop(0)
+    for name in ("base_cpu.cfg", "base_trf.cfg"):
+        (tmp_path / name).write_text((ROOT / "configs" / name).read_text())
+    monkeypatch.setattr(configs, "CONFIGS", tmp_path)
+    assert configs.main(check=True) == 1  # nothing written yet
+    assert configs.main(check=False) == 0 and configs.main(check=True) == 0
+    assert '@architectures = "spacy_punct.BiLSTMEncoder.v1"' in (tmp_path / "hu_cpu.cfg").read_text()
+    assert "width = 64" in (tmp_path / "hu_cpu.cfg").read_text()
+    (tmp_path / "hu_cpu.cfg").write_text((tmp_path / "hu_cpu.cfg").read_text().replace("width = 64", "width = 65"))
+    assert configs.main(check=True) == 1

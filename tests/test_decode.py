@@ -1,0 +1,77 @@
+import numpy
+import pytest
+
+from spacy_punct.decode import decide, decode, sentence_starts
+from spacy_punct.labels import LabelSet
+
+LABELS = LabelSet(["EMPTY", "COMMA", "PERIOD", "QUESTION"])
+
+
+def test_decide_with_and_without_thresholds():
+    probs = numpy.array([[0.6, 0.3, 0.1, 0.0], [0.15, 0.5, 0.1, 0.25], [0.5, 0.0, 0.1, 0.4]], dtype="f")
+    assert decide(probs, LABELS, {}).tolist() == [0, 1, 0]
+    # reached: chosen although EMPTY is more probable; not reached: never chosen
+    assert decide(probs, LABELS, {"COMMA": 0.25, "QUESTION": 0.35}).tolist() == [1, 1, 3]
+    assert decide(probs, LABELS, {"COMMA": 0.9}).tolist() == [0, 3, 0]
+    with pytest.raises(ValueError, match="unknown labels"):
+        decide(probs, LABELS, {"TILDE": 0.5})
+
+
+def test_margins_veto_marks_without_a_clear_lead():
+    probs = numpy.array([[0.1, 0.5, 0.4, 0.0], [0.1, 0.8, 0.1, 0.0], [0.05, 0.05, 0.45, 0.45]], dtype="f")
+    assert decide(probs, LABELS).tolist() == [1, 1, 2]
+    # COMMA's relative margin: (0.5 - 0.4) / 0.5 = 0.2 in row 0, (0.8 - 0.1) / 0.8 = 0.875 in row 1
+    assert decide(probs, LABELS, margins={"COMMA": 0.19}).tolist() == [1, 1, 2]
+    assert decide(probs, LABELS, margins={"COMMA": 0.2}).tolist() == [0, 1, 2]
+    assert decide(probs, LABELS, margins={"COMMA": 0.9}).tolist() == [0, 0, 2]
+    # a tie never passes a margin
+    assert decide(probs, LABELS, margins={"PERIOD": 0.0}).tolist() == [1, 1, 0]
+    with pytest.raises(ValueError, match="Margins given for unknown labels"):
+        decide(probs, LABELS, margins={"TILDE": 0.5})
+
+
+def test_thresholds_and_margins_together():
+    probs = numpy.array([[0.6, 0.4, 0.0, 0.0]], dtype="f")
+    assert decide(probs, LABELS, {"COMMA": 0.3}).tolist() == [1]
+    # a threshold picks COMMA below EMPTY; a margin over EMPTY then vetoes it
+    assert decide(probs, LABELS, {"COMMA": 0.3}, {"COMMA": 0.0}).tolist() == [0]
+
+
+def _probs(doc, classes):
+    probs = numpy.zeros((len(doc), 4), dtype="f")
+    probs[:, 0] = 1.0
+    for i, c in classes.items():
+        probs[i] = 0.0
+        probs[i, c] = 1.0
+    return probs
+
+
+def test_only_mark_slots_take_marks(nlp):
+    doc = nlp("a start-up and don't stop")
+    decisions = decode(doc, numpy.full((len(doc), 4), [0.0, 0.0, 1.0, 0.0], dtype="f"), LABELS)
+    assert [t.text for t in doc] == ["a", "start", "-", "up", "and", "do", "n't", "stop"]
+    assert decisions.marks == [".", "", "", ".", ".", "", ".", "."]
+
+
+def test_existing_marks_kept_or_matched(nlp):
+    doc = nlp("wow! so, what")
+    # predicted PERIOD after "wow": the existing "!" counts as PERIOD and stays
+    probs = _probs(doc, {0: 2, 2: 0, 4: 3})
+    assert decode(doc, probs, LABELS).marks == ["!", "", "", "", "?"]
+    # predicted EMPTY after "so" replaces the comma; kept with keep_existing
+    assert decode(doc, probs, LABELS, keep_existing=True).marks == ["!", "", ",", "", "?"]
+
+
+def test_sentence_starts(nlp):
+    doc = nlp("  so; it is. yes")
+    assert [t.text for t in doc] == ["  ", "so", ";", "it", "is", ".", "yes"]
+    marks = ["", ";", "", "", ".", "", ""]
+    starts = sentence_starts(doc, marks)
+    # whitespace before the first word belongs to the first sentence; ";" ends none
+    assert [t.text for t in doc if starts[t.i]] == [doc[0].text, "yes"]
+
+
+def test_empty_doc(nlp):
+    doc = nlp("")
+    decisions = decode(doc, numpy.zeros((0, 4), dtype="f"), LABELS)
+    assert decisions.marks == [] and decisions.sent_starts == []
