@@ -15,7 +15,7 @@ from tqdm import tqdm
 from . import textio
 from .convert import CONVERTERS, ConversionError, ConversionStats, ConvertOptions
 from .inference import PipelineError, RecordError, evaluate as evaluate_pipeline
-from .inference import find_punctuator, load_pipeline, output_record, punctuate_parts, record_doc
+from .inference import find_punctuator, load_pipeline, output_record, punctuate_docs, punctuate_parts, record_doc
 from .labels import EMPTY, MARK_LABELS
 from .threads import DEFAULT_THREADS, set_threads
 from .training.corpus import PunctCorpus, read_docbins, strip_docs
@@ -108,7 +108,7 @@ def _prepare_output(path: Optional[Path], *inputs: Optional[Path]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
 
 
-@app.command()
+@app.command(short_help="Convert a corpus to a DocBin of punctuated text.")
 def convert(
     format: str = typer.Argument(..., help=f"Source format: {', '.join(CONVERTERS)}."),
     input: Path = typer.Argument(..., help="Input file, or a folder of input files.", exists=True),
@@ -134,7 +134,7 @@ def convert(
     typer.echo(f"Wrote {output}\n{stats.summary()}")
 
 
-@app.command()
+@app.command(short_help="Count documents, words and labels of a DocBin.")
 def stats(
     data: Path = typer.Argument(..., help="A .spacy file or a folder of them.", exists=True),
     lang: str = typer.Option("en", help="Language of the texts."),
@@ -174,7 +174,7 @@ def _items(nlp: Language, reader: textio.TextReader, whole: bool, records: bool)
         yield record_doc(nlp, record, number), record
 
 
-@app.command()
+@app.command(short_help="Punctuate text, records or timed words.")
 def punctuate(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
     input: Optional[Path] = typer.Argument(None, help="Text file, plain or gzip (default: stdin).", exists=True, dir_okay=False),
@@ -189,6 +189,7 @@ def punctuate(
     window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
     stride: int = typer.Option(0, help="Transformers: tokens between window starts; window/stride predictions per token."),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
+    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="Show words done on stderr (default: when it is a terminal)."),
 ) -> None:
     """Punctuate text: one document per line (empty lines stay empty), read and
     written as it goes, so memory stays bounded on inputs of any size; lines
@@ -206,20 +207,26 @@ def punctuate(
     except textio.InputError as e:
         fail(str(e))
     target: TextIO = output.open("w", encoding="utf8", newline="\n") if output else sys.stdout
-    progress = tqdm(unit=" words", file=sys.stderr, disable=not sys.stderr.isatty(), smoothing=0.1)
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = tqdm(unit=" words", file=sys.stderr, disable=not show, smoothing=0.1)
     try:
         items = _items(nlp, reader, whole, input_format == "jsonl")
-        for doc, record, _, last in punctuate_parts(nlp, items, batch_size=batch_size):
-            if format == "jsonl":
-                target.write(json.dumps(output_record(doc, record), ensure_ascii=False) + "\n")
-            else:
-                target.write(doc.text + ("\n" if last else ""))
+        if format == "jsonl":
+            # a long text's pieces are joined into one record
+            results = ((doc, json.dumps(output_record(doc, record), ensure_ascii=False) + "\n")
+                       for doc, record in punctuate_docs(nlp, items, batch_size=batch_size))
+        else:
+            # a long text is written piece by piece, as its pieces are done
+            results = ((doc, doc.text + ("\n" if last else ""))
+                       for doc, _, _, last in punctuate_parts(nlp, items, batch_size=batch_size))
+        for doc, text in results:
+            target.write(text)
             target.flush()
-            progress.update(sum(1 for token in doc if token._.source_i is not None and not token.is_space))
+            bar.update(sum(1 for token in doc if token._.source_i is not None and not token.is_space))
     except (RecordError, ValueError) as e:
         fail(f"{reader.name}: {e} The output written so far is kept.")
     finally:
-        progress.close()
+        bar.close()
         reader.close()
         if output:
             target.close()
@@ -227,7 +234,7 @@ def punctuate(
         typer.secho(f"{reader.name}: {reader.replaced} undecodable characters replaced by U+FFFD.", err=True)
 
 
-@app.command()
+@app.command(short_help="Score a pipeline on test sets.")
 def evaluate(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
     data: Path = typer.Argument(..., help="A .spacy test set, or a folder whose .spacy files are test sets.", exists=True),
@@ -285,7 +292,10 @@ def format_scores(scores: Dict[str, Any]) -> str:
     return "\n".join(rows)
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+@app.command(
+    short_help="Train a pipeline (spacy train with a time limit).",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
 def train(
     ctx: typer.Context,
     config: Path = typer.Argument(..., help="The training config.", exists=True, dir_okay=False),
@@ -310,7 +320,7 @@ def train(
     typer.echo(f"Training ended after {minutes:.1f} minutes ({reason}); pipelines in {output}")
 
 
-@app.command()
+@app.command(short_help="Hold out the last documents as a dev set.")
 def split(
     input: Path = typer.Argument(..., help="A .spacy file (or folder) to split.", exists=True),
     train_output: Path = typer.Argument(..., help="The .spacy file for the training part."),
@@ -335,7 +345,7 @@ def split(
         typer.echo(f"Wrote {len(part)} docs, {sum(len(d) for d in part)} tokens to {path}")
 
 
-@app.command()
+@app.command(short_help="Tune decision thresholds and margins on dev data.")
 def tune(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
     dev: Path = typer.Argument(..., help="A .spacy dev set (never the test set).", exists=True),
@@ -374,7 +384,7 @@ def tune(
     typer.echo(f"Saved {output}")
 
 
-@app.command()
+@app.command(short_help="Write the gold form of a test set.")
 def strip(
     input: Path = typer.Argument(..., help="A .spacy file of punctuated text, or a folder of them.", exists=True),
     output: Path = typer.Argument(..., help="The .spacy file to write."),

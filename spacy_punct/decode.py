@@ -33,8 +33,8 @@ def decide(
     label_set.check_known(margins, "Margins")
     if not len(probs):
         return numpy.zeros((0,), dtype="i")
-    probs = numpy.asarray(probs)
-    scores = numpy.array(probs, copy=True)
+    probs = numpy.asarray(probs, dtype="float64")  # float32 would lose 1 + p for a tiny p
+    scores = probs.copy()
     for label, threshold in thresholds.items():
         column = label_set.index(label)
         if column == 0:

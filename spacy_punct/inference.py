@@ -104,11 +104,20 @@ def punctuate_parts(
     its pieces (see `punctuate_pieces`), as they are done: yields (doc,
     context, item, whether this is the item's last part). A pipeline whose
     punctuator annotates in place without a `punct_rewriter` after it has its
-    docs rewritten here."""
+    docs rewritten here. An error reading `items` comes after the results of
+    the items read before it."""
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, not {batch_size}.")
     batch: List[Tuple[Doc, Any]] = []
-    for item, context in items:
+    items = iter(items)
+    while True:
+        try:
+            item, context = next(items)
+        except StopIteration:
+            break
+        except Exception:
+            yield from _run(nlp, batch, batch_size)  # what was read before a bad input is done
+            raise
         if isinstance(item, str) and len(item) > LONG_TEXT_CHARS:
             yield from _run(nlp, batch, batch_size)
             batch = []

@@ -86,6 +86,9 @@ def plan_rewrite(doc: Doc, slots: Optional[Dict[int, Slot]] = None) -> RewritePl
     plan = RewritePlan()
     spaces = plan.spaces
     lower_next = False
+    # whether the current sentence has a word yet (a doc that does not start
+    # a sentence continues one: a piece of a long text)
+    has_word = not (len(doc) and starts[0])
     for token in doc:
         i = token.i
         text = token.text
@@ -94,12 +97,14 @@ def plan_rewrite(doc: Doc, slots: Optional[Dict[int, Slot]] = None) -> RewritePl
                 # a removed mark must not glue its neighbours together
                 spaces[-1] = bool(token.whitespace_) or i + 1 < len(doc)
             continue
+        has_word = has_word and not starts[i]
         if not (token.is_space or punct[i]):
             if not is_uncasable(text):
-                if starts[i] or text.lower() in always_upper:
+                if not has_word or text.lower() in always_upper:
                     text = capitalise(text)
                 elif lower_next:
                     text = decapitalise(text)
+            has_word = True
             lower_next = i in lowered
         plan.add(text, bool(token.whitespace_), i, marks[i], starts[i])
         mark = inserted.get(i)

@@ -73,6 +73,6 @@ def _encoding(head: bytes, name: str) -> str:
     if len(head) == _SNIFF_BYTES:
         sample = sample[:-4]  # a character cut at the end of the sample is no error
     bad = sum(1 for char in sample if char == "\ufffd" or char in _CONTROL)
-    if sample and bad > 0.1 * len(sample):
+    if sample and bad > 0.3 * len(sample):
         raise InputError(f"{name} does not look like text: {bad} of its first {len(sample)} characters are not.")
     return "utf-8"

@@ -8,6 +8,8 @@ from typer.testing import CliRunner
 
 from spacy_punct.cli import app
 
+from .conftest import TEXTS
+
 runner = CliRunner()
 
 
@@ -184,3 +186,119 @@ def test_windows_need_a_transformer(trained, tmp_path):
 def test_python_dash_m_works_like_the_script():
     result = subprocess.run([sys.executable, "-m", "spacy_punct", "--help"], capture_output=True, text=True)
     assert result.returncode == 0 and "punctuate" in result.stdout and "spacy-punct" in result.stdout
+
+
+def _model(trained, tmp_path):
+    path = tmp_path / "model"
+    if not path.exists():
+        trained.to_disk(path)
+    return str(path)
+
+
+def test_output_onto_the_input_is_refused(trained, tmp_path):
+    source = tmp_path / "same.txt"
+    source.write_text("so how was the trip\n")
+    result = runner.invoke(app, ["punctuate", _model(trained, tmp_path), str(source), "-o", str(source)])
+    assert result.exit_code == 1 and "is the input" in result.output
+    assert source.read_text() == "so how was the trip\n"
+
+
+def test_batch_size_must_be_positive(trained, tmp_path):
+    for size in ("0", "-1"):
+        result = runner.invoke(app, ["punctuate", _model(trained, tmp_path), "--batch-size", size], input="so how\n")
+        assert result.exit_code == 2 and "Invalid value" in result.output
+
+
+def test_invalid_utf8_on_stdin_is_replaced_and_counted(trained, tmp_path):
+    result = runner.invoke(app, ["punctuate", _model(trained, tmp_path)], input=b"so how was the trip\n\xff bad\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.split("\n")[0] == "So, how was the trip?"
+    assert "\ufffd" in result.stdout and "1 undecodable characters replaced" in result.stderr
+
+
+def test_a_line_over_the_length_limit_is_punctuated(trained, tmp_path, monkeypatch):
+    from spacy_punct import inference
+
+    monkeypatch.setattr(inference, "LONG_TEXT_CHARS", 2000)
+    monkeypatch.setattr(inference, "PIECE_TOKENS", 150)
+    line = " ".join(["so how was the trip it was long but we saw the coast"] * 60)
+    source = tmp_path / "long.txt"
+    source.write_text(f"where did you stay\n{line}\n")
+    out = tmp_path / "long.out"
+    for extra in ([], ["--whole"], ["--format", "jsonl"]):
+        result = runner.invoke(app, ["punctuate", _model(trained, tmp_path), str(source), "-o", str(out), *extra])
+        assert result.exit_code == 0, result.output
+        written = out.read_text()
+        if extra == ["--format", "jsonl"]:
+            records = [json.loads(r) for r in written.splitlines()]
+            assert records[1]["text"] == line and records[1]["punctuated"].count("?") >= 60
+        else:
+            assert written.count("So, how was the trip? It was long, but we saw the coast.") >= 59
+            assert written.lower().replace(",", "").replace(".", "").replace("?", "").split() == (
+                f"where did you stay {line}".split()
+            )
+
+
+def test_output_and_tune_folders_are_created(trained, tmp_path, corpus_path):
+    source = tmp_path / "in.txt"
+    source.write_text("so how was the trip\n")
+    out = tmp_path / "a" / "b" / "out.txt"
+    result = runner.invoke(app, ["punctuate", _model(trained, tmp_path), str(source), "-o", str(out)])
+    assert result.exit_code == 0 and out.read_text() == "So, how was the trip?\n"
+    tuned = tmp_path / "x" / "y" / "tuned"
+    result = runner.invoke(app, ["tune", _model(trained, tmp_path), str(corpus_path), str(tuned)])
+    assert result.exit_code == 0, result.output
+    assert (tuned / "config.cfg").exists()
+
+
+def test_keep_existing_threshold_and_margin_options(trained, tmp_path):
+    model = _model(trained, tmp_path)
+    text = "so, how was the trip? it was long but we saw the coast\n"
+    kept = runner.invoke(app, ["punctuate", model, "--keep-existing"], input=text)
+    assert kept.exit_code == 0 and kept.stdout == TEXTS[0] + "\n"
+    fewer = runner.invoke(app, ["punctuate", model, "--threshold", "COMMA=1.01", "--margin", "QUESTION=0.5"], input=text)
+    assert fewer.exit_code == 0 and "," not in fewer.stdout.replace("so,", "")
+    for bad in (["--threshold", "TILDE=0.3"], ["--threshold", "COMMA"], ["--margin", "COMMA=x"]):
+        result = runner.invoke(app, ["punctuate", model, *bad], input=text)
+        assert result.exit_code == 1 and "Error" in result.output, bad
+
+
+def test_gzip_and_utf16_are_read_binary_is_refused(trained, tmp_path):
+    import gzip
+
+    model = _model(trained, tmp_path)
+    (tmp_path / "in.gz").write_bytes(gzip.compress(b"so how was the trip\n"))
+    (tmp_path / "in16.txt").write_bytes("so how was the trip\n".encode("utf-16"))
+    for name in ("in.gz", "in16.txt"):
+        result = runner.invoke(app, ["punctuate", model, str(tmp_path / name)])
+        assert result.exit_code == 0 and result.stdout == "So, how was the trip?\n", name
+    (tmp_path / "bin.dat").write_bytes(bytes(range(256)) * 4)
+    result = runner.invoke(app, ["punctuate", model, str(tmp_path / "bin.dat")])
+    assert result.exit_code == 1 and "binary" in result.output and result.stdout == ""
+
+
+def test_jsonl_records_in_and_a_bad_record_keeps_the_output(trained, tmp_path):
+    model = _model(trained, tmp_path)
+    records = [
+        {"id": 1, "text": "so how was the trip"},
+        {"id": 2, "words": [{"word": "where", "start": 0.0, "end": 0.4}, {"word": "did", "start": 0.4, "end": 0.5},
+                            {"word": "you", "start": 0.5, "end": 0.6}, {"word": "stay", "start": 0.6, "end": 1.0}]},
+    ]
+    lines = "\n".join(json.dumps(r) for r in records) + "\n"
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["punctuate", model, "--input-format", "jsonl", "--format", "jsonl", "-o", str(out)], input=lines)
+    assert result.exit_code == 0, result.output
+    written = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["id"], r["punctuated"]) for r in written] == [(1, "So, how was the trip?"), (2, "Where did you stay?")]
+    assert written[1]["tokens"][3]["end_time"] == 1.0
+    bad = lines + '{"id": 3, "words": [{"word": "so", "start": 2, "end": 1}]}\n'
+    result = runner.invoke(app, ["punctuate", model, "--input-format", "jsonl", "-o", str(out)], input=bad)
+    assert result.exit_code == 1 and "record 3" in result.output and "kept" in result.output
+    assert out.read_text().splitlines() == ["So, how was the trip?", "Where did you stay?"]
+
+
+def test_progress_counts_words(trained, tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text("so how was the trip\nwhere did you stay\n")
+    result = runner.invoke(app, ["punctuate", _model(trained, tmp_path), str(source), "--progress"])
+    assert result.exit_code == 0 and "9 words" in result.stderr

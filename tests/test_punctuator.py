@@ -1,3 +1,4 @@
+import random
 import time
 import tracemalloc
 
@@ -252,3 +253,51 @@ def test_learn_rate_scale(corpus_path, scale):
 def test_learn_rate_scale_must_not_be_negative(nlp):
     with pytest.raises(ValueError, match="learn_rate_scale"):
         nlp.add_pipe("punctuator", config={"learn_rate_scale": -1.0})
+
+
+PIECES = [
+    "so", "how", "was", "the", "trip", "it", "long", "we", "saw", "coast", "Paris", "NASA", "I", "i",
+    "3.5", "100", "2020", "www.example.com", "me@example.com", "https://x.org/a?b=1", "start-up",
+    "win-win", "c:/users/me/doc.txt", "km/h", "o'brien", "don't", "it's", "jean-luc", "well,", "trip.",
+    "really?", "wow!", '"hello"', "(maybe)", "dr.", "u.s.", "etc.", "e.g.", "-", "—", "left;", "note:",
+    "so...", "?", ",", "It", "McDonald's", "10%", "$5", "#tag", "@user",
+]
+
+
+def _lines(n: int, seed: int = 0):
+    rng = random.Random(seed)
+    return [" ".join(rng.choice(PIECES) for _ in range(rng.randint(1, 25))) for _ in range(n)]
+
+
+@pytest.mark.parametrize("keep_existing", [False, True])
+def test_words_are_preserved(trained, keep_existing):
+    """Over varied lines, every input token comes out unchanged but for its
+    case, in order, except marks of the label set that predictions replace
+    (none with keep_existing); the only tokens added are marks."""
+    from spacy_punct.casing import is_uncasable
+    from spacy_punct.labels import is_mark, is_replaceable
+
+    pipe = trained.get_pipe("punctuator")
+    pipe.keep_existing = keep_existing
+    pipe.thresholds = {"COMMA": 0.05, "QUESTION": 0.05}  # many marks, many chances to misplace one
+    lines = _lines(300)
+    outputs = list(trained.pipe(lines, batch_size=7))
+    for line, out in zip(lines, outputs):
+        source = trained.make_doc(line)
+        kept = [t._.source_i for t in out if t._.source_i is not None]
+        assert kept == sorted(set(kept)), line
+        for token in out:
+            if token._.source_i is None:
+                assert token.text in (",", ".", "?"), (line, out.text)
+                # never inside a word: followed by whitespace, the end or punctuation
+                following = out[token.i + 1] if token.i + 1 < len(out) else None
+                assert token.whitespace_ or following is None or is_mark(following.text), (line, out.text)
+                continue
+            original = source[token._.source_i].text
+            assert token.text.lower() == original.lower(), (line, out.text)
+            if is_uncasable(original):
+                assert token.text == original, (line, out.text)
+            assert line[token._.source_idx : token._.source_idx + len(original)] == original
+        missing = [t for t in source if t.i not in set(kept)]
+        assert all(is_replaceable(t.text) for t in missing) and not (keep_existing and missing), (line, out.text)
+    assert [trained(line).text for line in lines[:40]] == [out.text for out in outputs[:40]]

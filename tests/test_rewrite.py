@@ -1,4 +1,6 @@
-from spacy.tokens import Span
+import numpy
+import spacy
+from spacy.tokens import Doc, Span
 
 from spacy_punct.rewrite import plan_rewrite, rewrite_doc
 
@@ -81,3 +83,64 @@ def test_annotations_are_carried(nlp):
 def test_empty_and_whitespace(nlp):
     assert rewrite_doc(nlp("")).text == ""
     assert rewrite_doc(nlp("   ")).text == "   "
+
+
+LABELS = ["EMPTY", "COMMA", "PERIOD", "QUESTION"]
+
+
+def _punctuate(nlp, text, marks=None, default="EMPTY", keep_existing=False):
+    """Decide with probabilities that put `marks[word]` (else `default`) after
+    each word, through the component's own annotations, then rewrite."""
+    nlp = spacy.blank(nlp.lang)
+    pipe = nlp.add_pipe("punctuator", config={"keep_existing": keep_existing})
+    doc = nlp.make_doc(text)
+    probs = numpy.zeros((len(doc), 4), dtype="f")
+    for token in doc:
+        probs[token.i, LABELS.index((marks or {}).get(token.text, default))] = 1.0
+    pipe.set_annotations([doc], [probs])
+    return rewrite_doc(doc)
+
+
+def test_doc_extensions_survive(nlp):
+    if not Doc.has_extension("utt_id"):
+        Doc.set_extension("utt_id", default=None)
+    doc = _marked(nlp, "so how was it", {3: "?"})
+    doc._.utt_id = "u1"
+    assert rewrite_doc(doc)._.utt_id == "u1"
+
+
+def test_no_mark_inside_a_word(nlp):
+    text = "a start-up is a win-win see c:/users/me/doc.txt at 100 km/h a well-known o'brien"
+    out = _punctuate(nlp, text, default="QUESTION")
+    assert out.text == (
+        "A? Start-up? Is? A? Win-win? See? c:/users/me/doc.txt? At? 100? Km/h? A? Well-known? O'brien?"
+    )
+
+
+def test_replacing_keeps_quotes_abbreviations_and_numbers(nlp):
+    text = 'he said "hello" to dr. smith in the u.s. army, etc. it cost 3.5 dollars'
+    assert _punctuate(nlp, text).text == 'He said "hello" to dr. smith in the u.s. army etc. it cost 3.5 dollars'
+    # a predicted full stop after an abbreviation is its period: not written twice
+    assert _punctuate(nlp, "we live in the u.s. now", {"u.s": "PERIOD"}).text == "We live in the u.s. Now"
+
+
+def test_a_removed_sentence_end_lowers_the_capital_after_it(nlp):
+    out = _punctuate(nlp, "So how was the trip. It was long. NASA said so", {"trip": "COMMA", "long": "COMMA"})
+    assert out.text == "So how was the trip, it was long, NASA said so"
+
+
+def test_keep_existing_does_not_end_sentences_at_semicolons(nlp):
+    out = _punctuate(nlp, "he left; nobody cared", {"cared": "PERIOD"}, keep_existing=True)
+    assert out.text == "He left; nobody cared."
+    assert [s.text for s in out.sents] == ["He left; nobody cared."]
+
+
+def test_urls_and_addresses_keep_their_case(nlp):
+    out = _punctuate(nlp, "www.example.com is down me@example.com wrote", {"down": "PERIOD"})
+    assert out.text == "www.example.com is down. me@example.com wrote"
+
+
+def test_whitespace_makes_no_sentence_of_its_own(nlp):
+    out = _punctuate(nlp, " so how was it ", {"it": "QUESTION"})
+    assert out.text == " So how was it? "
+    assert [s.text for s in out.sents] == [" So how was it?"]

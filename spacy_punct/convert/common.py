@@ -33,6 +33,11 @@ class ConversionStats:
     labels: Counter = field(default_factory=Counter)
     invalid_bytes: int = 0
     skipped: Counter = field(default_factory=Counter)
+    skipped_files: List[str] = field(default_factory=list)
+
+    def skip_file(self, path: Path, why: str) -> None:
+        """Note a file of a folder that was not read."""
+        self.skipped_files.append(f"{path} ({why})")
 
     def count(self, doc: Doc) -> None:
         """Count a written doc as the training reader will read it."""
@@ -47,6 +52,7 @@ class ConversionStats:
         if self.invalid_bytes:
             lines.append(f"invalid UTF-8 sequences replaced by U+FFFD: {self.invalid_bytes}")
         lines += [f"skipped {what}: {n}" for what, n in sorted(self.skipped.items())]
+        lines += [f"skipped file: {name}" for name in self.skipped_files]
         return "\n".join(lines)
 
 

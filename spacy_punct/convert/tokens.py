@@ -43,12 +43,23 @@ def convert_tokens(
 ) -> Iterator[Doc]:
     """One Doc per blank-line-separated block, cut after the first sentence end
     past `options.doc_length` words. Lines whose word is empty are skipped with
-    their label; clitics (`it 's`, `do n't`) are joined to the word before them."""
+    their label; clitics (`it 's`, `do n't`) are joined to the word before them.
+    In a folder, files that are not in the format (a README) are skipped and
+    reported."""
     clitics = CLITICS.get(nlp.lang, frozenset())
     vocab = nlp.vocab
     doc_length = options.doc_length
+    folder = Path(path).is_dir()
     for file in input_files(path, "*"):
-        text = read_text(file, stats)
+        try:
+            text = read_text(file, stats)
+            if folder:
+                _check_format(text, file)
+        except ConversionError:
+            if not folder:
+                raise
+            stats.skip_file(file, "not in the word<TAB>LABEL format")
+            continue
         words: List[str] = []
         marks: List[str] = []
         glued: List[bool] = []  # joined to the word before
@@ -70,6 +81,14 @@ def convert_tokens(
                 words, marks, glued = [], [], []
         if words:
             yield _doc(vocab, words, marks, glued, stats)
+
+
+def _check_format(text: str, path: Path) -> None:
+    """Raise unless the first line of a text is a word<TAB>LABEL line."""
+    first = next((line for line in text.split("\n") if line.strip()), None)
+    if first is None:
+        raise ConversionError(f"{path} is empty.")
+    parse_line(first, 1, path)
 
 
 def _doc(vocab: Vocab, words: List[str], marks: List[str], glued: List[bool], stats: ConversionStats) -> Doc:

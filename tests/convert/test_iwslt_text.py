@@ -50,3 +50,14 @@ def test_text_per_file_and_per_block(tmp_path):
 def test_text_refuses_binary_files(tmp_path):
     with pytest.raises(ConversionError, match="binary"):
         _run(convert_text, tmp_path, "t.txt", b"\x00\x00\x00")
+
+
+def test_text_reads_utf16_and_refuses_binary_without_nul_bytes(tmp_path):
+    path = tmp_path / "t16.txt"
+    path.write_bytes("So, how was it?\n".encode("utf-16"))
+    docs = list(convert_text(path, spacy.blank("en"), ConversionStats(), ConvertOptions()))
+    assert [doc.text for doc in docs] == ["So, how was it?"]
+    noise = tmp_path / "noise.txt"
+    noise.write_bytes(bytes(range(1, 256)) * 20)
+    with pytest.raises(ConversionError, match="does not look like text"):
+        list(convert_text(noise, spacy.blank("en"), ConversionStats(), ConvertOptions()))

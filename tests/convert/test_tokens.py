@@ -58,3 +58,19 @@ def test_extra_labels_and_no_clitics_outside_english(tmp_path):
 def test_wrong_format_is_a_clear_error(tmp_path, data):
     with pytest.raises(ConversionError, match="expected 'word<TAB>LABEL'|binary"):
         _convert(tmp_path, data)
+
+
+def test_a_folder_skips_files_not_in_the_format(tmp_path):
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    (folder / "talk1").write_bytes(b"so\tCOMMA\nhow\tO\nis\tO\nit\tQUESTION\n")
+    (folder / "README.md").write_text("# A corpus\n\nSome words about it.\n")
+    (folder / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    stats = ConversionStats()
+    docs = list(convert_tokens(folder, spacy.blank("en"), stats, ConvertOptions()))
+    assert [doc.text for doc in docs] == ["so, how is it?"]
+    summary = stats.summary()
+    assert "README.md (not in the word<TAB>LABEL format)" in summary and "logo.png" in summary
+    # one file named on its own is still an error
+    with pytest.raises(ConversionError, match="expected 'word<TAB>LABEL'"):
+        list(convert_tokens(folder / "README.md", spacy.blank("en"), ConversionStats(), ConvertOptions()))

@@ -1,0 +1,62 @@
+import gzip
+import io
+
+import pytest
+
+from spacy_punct.textio import InputError, TextReader, open_text, read_text
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"so how\r\nwhere\rok\n",
+        "\ufeffso how\nwhere\nok".encode("utf8"),
+        "so how\nwhere\nok\n".encode("utf-16"),
+        "so how\nwhere\nok\n".encode("utf-16-be").join([b"\xfe\xff", b""]),
+        gzip.compress(b"so how\nwhere\nok\n"),
+    ],
+)
+def test_encodings_and_line_ends(tmp_path, data):
+    path = tmp_path / "in.txt"
+    path.write_bytes(data)
+    assert list(open_text(path)) == ["so how", "where", "ok"]
+
+
+def test_undecodable_bytes_are_replaced_and_counted(tmp_path):
+    path = tmp_path / "in.txt"
+    path.write_bytes(b"caf\xe9 ok\n\xff\xfe bad\n")
+    text, replaced = read_text(path)
+    assert text == "caf\ufffd ok\n\ufffd\ufffd bad" and replaced == 3
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"\x00\x01\x02 binary", bytes(range(1, 32)) * 20, "no BOM".encode("utf-16-le")],
+)
+def test_binary_is_refused(tmp_path, data):
+    path = tmp_path / "in.dat"
+    path.write_bytes(data)
+    with pytest.raises(InputError, match="binary|does not look like text"):
+        open_text(path)
+
+
+def test_a_folder_is_refused(tmp_path):
+    with pytest.raises(InputError, match="folder"):
+        open_text(tmp_path)
+
+
+def test_a_stream_without_peek_and_an_empty_one():
+    class Raw(io.RawIOBase):
+        def __init__(self, data):
+            self.data = io.BytesIO(data)
+
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            chunk = self.data.read(len(buffer))
+            buffer[: len(chunk)] = chunk
+            return len(chunk)
+
+    assert list(TextReader(Raw(b"a\nb\n"), "pipe")) == ["a", "b"]
+    assert list(TextReader(io.BytesIO(b""), "empty")) == []
