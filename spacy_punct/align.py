@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
+from spacy.attrs import IDX, IS_SPACE, ORTH, POS, SPACY
+from spacy.symbols import PUNCT
 from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import get_lang_class
@@ -30,6 +32,47 @@ _LOWER_ABBREVIATIONS: Dict[str, FrozenSet[str]] = {
 }
 
 
+@dataclass
+class TokenTable:
+    """A doc's tokens as plain lists, read from the doc at once: much faster
+    than a Token object per token on the paths every doc takes."""
+
+    texts: List[str]
+    spaced: List[bool]  # whitespace follows the token
+    is_space: List[bool]  # the token is whitespace
+    punct: List[bool]  # the token is punctuation (see `punct_flags`)
+    idx: List[int]  # character offsets
+    lang: str
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+
+def token_table(doc: Doc) -> TokenTable:
+    """The doc's `TokenTable`."""
+    columns = doc.to_array([ORTH, SPACY, IS_SPACE, IDX]).tolist() if len(doc) else []
+    strings = doc.vocab.strings
+    texts = [strings[row[0]] for row in columns]
+    is_space = [bool(row[2]) for row in columns]
+    if doc.has_annotation("POS"):
+        punct = [pos == PUNCT for pos in doc.to_array([POS]).tolist()]
+    else:
+        punct = [not space and _is_mark(text) for text, space in zip(texts, is_space)]
+    return TokenTable(
+        texts=texts,
+        spaced=[bool(row[1]) for row in columns],
+        is_space=is_space,
+        punct=punct,
+        idx=[row[3] for row in columns],
+        lang=doc.lang_,
+    )
+
+
+@lru_cache(maxsize=100_000)
+def _is_mark(text: str) -> bool:
+    return is_mark(text)
+
+
 def punct_flags(doc: Doc) -> List[bool]:
     """Per token, whether it is punctuation rather than a word.
 
@@ -37,48 +80,46 @@ def punct_flags(doc: Doc) -> List[bool]:
     set it) says so itself: PUNCT. Otherwise the characters decide. Whitespace
     tokens are neither.
     """
-    if doc.has_annotation("POS"):
-        return [token.pos_ == "PUNCT" for token in doc]
-    return [not token.is_space and is_mark(token.text) for token in doc]
+    return token_table(doc).punct
 
 
-def marks_after(doc: Doc, punct: Optional[Sequence[bool]] = None) -> List[str]:
+def marks_after(doc: Doc, table: Optional[TokenTable] = None) -> List[str]:
     """Per token, the canonical mark of the written punctuation that follows it
     (quotes and dashes included: the training targets of Nagy et al.).
 
     Punctuation tokens and whitespace tokens get ""; of several marks after one
     word the strongest counts; marks before the first word are ignored.
-    `punct`: the doc's `punct_flags`, when already computed.
+    `table`: the doc's `TokenTable`, when already read.
     """
-    if punct is None:
-        punct = punct_flags(doc)
-    marks = [""] * len(doc)
+    t = table or token_table(doc)
+    marks = [""] * len(t)
     last_word: Optional[int] = None
-    for token, is_punct in zip(doc, punct):
-        if token.is_space:
+    for i, (text, is_space, is_punct) in enumerate(zip(t.texts, t.is_space, t.punct)):
+        if is_space:
             continue
         if not is_punct:
-            last_word = token.i
+            last_word = i
         elif last_word is not None:
-            spaced = token.i > 0 and bool(doc[token.i - 1].whitespace_)
-            label = written_label(token.text, spaced)
+            label = written_label(text, i > 0 and t.spaced[i - 1])
             if label is not None:
                 marks[last_word] = stronger(marks[last_word], LABEL_MARKS[label])
     return marks
 
 
-def word_offsets(doc: Doc) -> Tuple[str, List[Optional[int]]]:
+def word_offsets(doc: Doc, table: Optional[TokenTable] = None) -> Tuple[str, List[Optional[int]]]:
     """The doc's words, lower-cased and joined, and per token the end offset of
     its word in that string (None for whitespace and punctuation tokens)."""
+    t = table or token_table(doc)
     chars: List[str] = []
     ends: List[Optional[int]] = []
     length = 0
-    for token, is_punct in zip(doc, punct_flags(doc)):
-        if token.is_space or is_punct:
+    for text, is_space, is_punct in zip(t.texts, t.is_space, t.punct):
+        if is_space or is_punct:
             ends.append(None)
             continue
-        chars.append(token.lower_)
-        length += len(token.lower_)
+        lower = text.lower()
+        chars.append(lower)
+        length += len(lower)
         ends.append(length)
     return "".join(chars), ends
 
@@ -121,7 +162,7 @@ class Slot:
     abbreviation: bool = False  # the word ends in an abbreviation period (`dr.`)
 
 
-def mark_slots(doc: Doc, punct: Optional[Sequence[bool]] = None) -> Dict[int, Slot]:
+def mark_slots(doc: Doc, table: Optional[TokenTable] = None) -> Dict[int, Slot]:
     """The doc's mark slots, keyed by word index.
 
     Marks of the label set (`,` `.` `?` `!` `:` `;` `...`) standing between a
@@ -129,27 +170,25 @@ def mark_slots(doc: Doc, punct: Optional[Sequence[bool]] = None) -> Dict[int, Sl
     prediction may replace. Quotes, dashes, brackets, abbreviation periods and
     punctuation inside a word (`win-win`, `c:/users`) are never part of it.
     """
-    if punct is None:
-        punct = punct_flags(doc)
-    abbreviations = _abbreviations(doc.lang_)
+    t = table or token_table(doc)
+    abbreviations = _abbreviations(t.lang)
+    texts = t.texts
     slots: Dict[int, Slot] = {}
     current: Optional[Slot] = None  # the slot of the last word
     glued = False  # no whitespace since the last word
-    for token, is_punct in zip(doc, punct):
-        i = token.i
-        if token.is_space:
+    for i, (text, spaced, is_space, is_punct) in enumerate(zip(texts, t.spaced, t.is_space, t.punct)):
+        if is_space:
             glued = False
             continue
         if not is_punct:
             if current is not None and glued:
                 del slots[current.word]  # written together with this word
             current = slots[i] = Slot(word=i, anchor=i)
-            glued = not token.whitespace_
+            glued = not spaced
             continue
         if current is not None:
-            text = token.text
             if glued and i == current.word + 1 and text == "." and _is_abbreviation(
-                doc[current.word].text, abbreviations
+                texts[current.word], abbreviations
             ):
                 current.abbreviation = True
                 current.anchor = i
@@ -158,7 +197,7 @@ def mark_slots(doc: Doc, punct: Optional[Sequence[bool]] = None) -> Dict[int, Sl
                 current.existing = stronger(current.existing, LABEL_MARKS[written_label(text) or EMPTY])
             elif glued and text in _CLOSING and current.anchor == i - 1:
                 current.anchor = i
-        glued = glued and not token.whitespace_
+        glued = glued and not spaced
     return slots
 
 

@@ -9,7 +9,7 @@ from typing import Dict, List, Mapping, Optional, Sequence
 import numpy
 from spacy.tokens import Doc
 
-from .align import Slot, mark_slots, punct_flags
+from .align import Slot, TokenTable, mark_slots, token_table
 from .labels import LabelSet, ends_sentence
 
 
@@ -62,6 +62,7 @@ class Decisions:
     marks: List[str]  # per token: the canonical mark after it ("" for none)
     sent_starts: List[bool]  # per token: whether it starts a sentence
     slots: Dict[int, Slot]  # the doc's mark slots, for the rewrite
+    table: TokenTable  # the doc's tokens, for the rewrite
 
 
 def decode(
@@ -81,8 +82,8 @@ def decode(
     prediction of the class the existing mark counts as keeps that mark (`!`
     where PERIOD is predicted in the default label set).
     """
-    punct = punct_flags(doc)
-    slots = mark_slots(doc, punct)
+    table = token_table(doc)
+    slots = mark_slots(doc, table)
     guesses = decide(probs, label_set, thresholds, margins) if slots else ()
     marks = [""] * len(doc)
     for i, slot in slots.items():
@@ -91,22 +92,20 @@ def decode(
             marks[i] = existing
         else:
             marks[i] = label_set.mark(int(guesses[i]))
-    return Decisions(marks, sentence_starts(doc, marks, punct), slots)
+    return Decisions(marks, sentence_starts(table, marks), slots, table)
 
 
-def sentence_starts(doc: Doc, marks: Sequence[str], punct: Optional[Sequence[bool]] = None) -> List[bool]:
+def sentence_starts(table: TokenTable, marks: Sequence[str]) -> List[bool]:
     """Per token, whether it starts a sentence: the first token of the doc, and
     each first word after a mark that ends a sentence. Whitespace before the
     first word belongs to the first sentence."""
-    if punct is None:
-        punct = punct_flags(doc)
-    starts = [False] * len(doc)
+    starts = [False] * len(table)
     sentence_open = True  # the doc's first token starts the first sentence
-    for token, mark, is_punct in zip(doc, marks, punct):
-        if token.is_space or is_punct:
+    for i, (mark, is_space, is_punct) in enumerate(zip(marks, table.is_space, table.punct)):
+        if is_space or is_punct:
             continue
-        starts[token.i] = not sentence_open
+        starts[i] = not sentence_open
         sentence_open = not ends_sentence(mark)
-    if len(doc):
+    if starts:
         starts[0] = True
     return starts

@@ -2,6 +2,7 @@
 custom attributes travel from one doc to another."""
 from typing import Any, Dict, List, Optional, Sequence
 
+from spacy.attrs import IDX
 from spacy.tokens import Doc, Token
 
 # attributes this package writes on the docs it builds itself
@@ -62,10 +63,26 @@ def register_extensions() -> None:
             Token.set_extension(name, default=None)
 
 
+def token_values(doc: Doc, name: str, offsets: Sequence[int]) -> List[Any]:
+    """The values of custom token attribute `name` of the tokens at these
+    character offsets (None where unset), read without Token objects."""
+    user_data = doc.user_data
+    return [user_data.get(("._.", name, offset, None)) for offset in offsets]
+
+
+def set_token_values(doc: Doc, name: str, offsets: Sequence[int], values: Sequence[Any]) -> None:
+    """Set custom token attribute `name` on the tokens at these character
+    offsets, without Token objects (what `token._.name = value` stores)."""
+    user_data = doc.user_data
+    for offset, value in zip(offsets, values):
+        user_data[("._.", name, offset, None)] = value
+
+
 def token_extension_values(doc: Doc, skip: Sequence[str] = ()) -> List[Dict[str, Any]]:
     """Per token, the values of custom token attributes set on it."""
-    by_offset = {token.idx: token.i for token in doc}
-    values: List[Dict[str, Any]] = [{} for _ in doc]
+    offsets = doc.to_array([IDX]).tolist() if len(doc) else []
+    by_offset = {offset: i for i, offset in enumerate(offsets)}
+    values: List[Dict[str, Any]] = [{} for _ in offsets]
     for key, value in doc.user_data.items():
         if isinstance(key, tuple) and len(key) == 4 and key[0] == "._." and key[3] is None:
             name, start = key[1], key[2]

@@ -16,7 +16,8 @@ from thinc.types import Floats2d
 
 from .align import gold_classes
 from .decode import Decisions, decode
-from .extensions import register_extensions
+from . import threads  # noqa: F401  (forked workers start with one torch thread)
+from .extensions import register_extensions, set_token_values
 from .labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
 from .rewrite import DownstreamCheck, build_rewritten, check_downstream_listeners, plan_rewrite
 from .training.optimizer import ScaledOptimizer
@@ -213,7 +214,7 @@ class Punctuator(TrainablePipe):
         if not self.rewrite:
             return doc
         self._check_downstream(self.name)
-        return build_rewritten(doc, plan_rewrite(doc, decisions.slots))
+        return build_rewritten(doc, plan_rewrite(doc, decisions))
 
     def predict(self, docs: Iterable[Doc]) -> List[Floats2d]:
         """Class probabilities per token, one array per doc."""
@@ -246,8 +247,7 @@ class Punctuator(TrainablePipe):
                 margins=self.margins,
                 keep_existing=self.keep_existing,
             )
-            for token, mark in zip(doc, decisions.marks):
-                token._.punct = mark
+            set_token_values(doc, "punct", decisions.table.idx, decisions.marks)
             if len(doc):
                 # set at once: setting is_sent_start per token is O(n) each
                 starts = numpy.where(decisions.sent_starts, 1, -1).astype("uint64")

@@ -11,14 +11,20 @@ import weakref
 from typing import Dict, List, Optional, Tuple
 
 import numpy
-from spacy.attrs import LEMMA, MORPH, POS, TAG
+from spacy.attrs import LEMMA, MORPH, POS, SENT_START, TAG
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from .align import Slot, mark_slots, punct_flags
+from .align import mark_slots, token_table
 from .casing import always_capitalised, capitalise, decapitalise, is_uncasable
-from .decode import sentence_starts
-from .extensions import copy_doc_extension_values, set_token_extension_values, token_extension_values
+from .decode import Decisions, sentence_starts
+from .extensions import (
+    copy_doc_extension_values,
+    set_token_extension_values,
+    set_token_values,
+    token_extension_values,
+    token_values,
+)
 from .labels import ends_sentence
 
 _CARRIED_ATTRS = [TAG, POS, MORPH, LEMMA]
@@ -34,6 +40,7 @@ class RewritePlan:
     source_map: List[int] = field(default_factory=list)  # -1: an inserted mark
     sent_starts: List[bool] = field(default_factory=list)
     punct: List[str] = field(default_factory=list)
+    input_offsets: List[int] = field(default_factory=list)  # character offset of each input token
 
     def add(self, text: str, space: bool, source: int, mark: str, start: bool) -> None:
         self.words.append(text)
@@ -59,17 +66,12 @@ def rewrite_doc(doc: Doc) -> Doc:
     return build_rewritten(doc, plan_rewrite(doc))
 
 
-def plan_rewrite(doc: Doc, slots: Optional[Dict[int, Slot]] = None) -> RewritePlan:
-    """Lay out the rewritten tokens. `slots`: the doc's mark slots, when the
-    caller already has them."""
-    punct = punct_flags(doc)
-    if slots is None:
-        slots = mark_slots(doc, punct)
-    marks = [token._.punct or "" for token in doc]
-    if doc.has_annotation("SENT_START"):
-        starts = [bool(token.is_sent_start) for token in doc]
-    else:
-        starts = sentence_starts(doc, marks, punct)
+def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan:
+    """Lay out the rewritten tokens from the decisions the punctuator made
+    (else from the doc's `token._.punct` and sentence starts)."""
+    if decisions is None:
+        decisions = _read_decisions(doc)
+    table, marks, starts, slots = decisions.table, decisions.marks, decisions.sent_starts, decisions.slots
     dropped = set()
     inserted: Dict[int, str] = {}  # anchor token -> mark written after it
     lowered = set()  # slots whose sentence end was removed
@@ -82,23 +84,22 @@ def plan_rewrite(doc: Doc, slots: Optional[Dict[int, Slot]] = None) -> RewritePl
             inserted[slot.anchor] = mark
         if ends_sentence(slot.existing) and not ends_sentence(mark):
             lowered.add(i)
-    always_upper = always_capitalised(doc.lang_)
-    plan = RewritePlan()
+    always_upper = always_capitalised(table.lang)
+    plan = RewritePlan(input_offsets=table.idx)
     spaces = plan.spaces
     lower_next = False
     # whether the current sentence has a word yet (a doc that does not start
     # a sentence continues one: a piece of a long text)
-    has_word = not (len(doc) and starts[0])
-    for token in doc:
-        i = token.i
-        text = token.text
+    has_word = not (len(table) and starts[0])
+    n_tokens = len(table)
+    for i, (text, spaced, is_space, is_punct) in enumerate(zip(table.texts, table.spaced, table.is_space, table.punct)):
         if i in dropped:
             if spaces and not spaces[-1]:
                 # a removed mark must not glue its neighbours together
-                spaces[-1] = bool(token.whitespace_) or i + 1 < len(doc)
+                spaces[-1] = spaced or i + 1 < n_tokens
             continue
         has_word = has_word and not starts[i]
-        if not (token.is_space or punct[i]):
+        if not (is_space or is_punct):
             if not is_uncasable(text):
                 if not has_word or text.lower() in always_upper:
                     text = capitalise(text)
@@ -106,12 +107,23 @@ def plan_rewrite(doc: Doc, slots: Optional[Dict[int, Slot]] = None) -> RewritePl
                     text = decapitalise(text)
             has_word = True
             lower_next = i in lowered
-        plan.add(text, bool(token.whitespace_), i, marks[i], starts[i])
+        plan.add(text, spaced, i, marks[i], starts[i])
         mark = inserted.get(i)
         if mark:
             spaces[-1] = mark in _SPACED_MARKS
-            plan.add(mark, bool(token.whitespace_), -1, "", False)
+            plan.add(mark, spaced, -1, "", False)
     return plan
+
+
+def _read_decisions(doc: Doc) -> Decisions:
+    """The decisions left on an annotated doc."""
+    table = token_table(doc)
+    marks = [mark or "" for mark in token_values(doc, "punct", table.idx)]
+    if doc.has_annotation("SENT_START"):
+        starts = [start == 1 for start in doc.to_array([SENT_START]).tolist()]
+    else:
+        starts = sentence_starts(table, marks)
+    return Decisions(marks, starts, mark_slots(doc, table), table)
 
 
 def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
@@ -128,15 +140,14 @@ def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
         full = new.to_array(_CARRIED_ATTRS)
         full[kept] = values
         new.from_array(_CARRIED_ATTRS, full)
-    for token, mark in zip(new, plan.punct):
-        token._.punct = mark
+    set_token_values(new, "punct", _offsets(plan), plan.punct)
     probs = doc._.punct_probs
     if probs is not None:
         new_probs = numpy.zeros((len(new), probs.shape[1]), dtype=probs.dtype)
         new_probs[kept] = probs[[source_map[i] for i in kept]]
         new._.punct_probs = new_probs
     new._.source_map = source_map
-    new._.source_offsets = [doc[source].idx if source >= 0 else -1 for source in source_map]
+    new._.source_offsets = [plan.input_offsets[source] if source >= 0 else -1 for source in source_map]
     new._.source_text = doc.text
     new.cats = dict(doc.cats)
     new._context = doc._context  # what nlp.pipe(..., as_tuples=True) passes along
@@ -144,10 +155,21 @@ def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
     for source, values in enumerate(token_extension_values(doc, skip=("punct",))):
         if values and new_index[source] >= 0:
             set_token_extension_values(new[new_index[source]], values)
-    new.ents = _map_spans(doc.ents, new, new_index)
+    if doc.has_annotation("ENT_IOB"):
+        new.ents = _map_spans(doc.ents, new, new_index)
     for key, group in doc.spans.items():
         new.spans[key] = _map_spans(group, new, new_index)
     return new
+
+
+def _offsets(plan: RewritePlan) -> List[int]:
+    """The character offset of each token of the planned doc."""
+    offsets = []
+    position = 0
+    for word, space in zip(plan.words, plan.spaces):
+        offsets.append(position)
+        position += len(word) + space
+    return offsets
 
 
 def _map_spans(spans, new: Doc, new_index: List[int]) -> List[Span]:

@@ -4,7 +4,13 @@ Torch's default (one per core) collapses when other processes share the cores:
 every operation waits for its slowest thread. One thread per process stays
 fast on a busy machine; use processes (`nlp.pipe(n_process=...)`, several
 workers) to use more cores.
+
+A process forked after torch ran with several threads hangs at its first
+torch operation (the OpenMP thread pool does not survive a fork), which is
+what `nlp.pipe(n_process=2)` did once the parent had used the pipeline.
+Forked children therefore start with one torch thread.
 """
+import os
 from typing import Optional
 
 import torch
@@ -20,3 +26,10 @@ def set_threads(threads: Optional[int] = DEFAULT_THREADS) -> int:
             raise ValueError(f"threads must be at least 1, not {threads}.")
         torch.set_num_threads(threads)
     return torch.get_num_threads()
+
+
+def _one_thread_in_child() -> None:
+    torch.set_num_threads(1)
+
+
+os.register_at_fork(after_in_child=_one_thread_in_child)

@@ -13,3 +13,24 @@ def test_set_threads():
             set_threads(0)
     finally:
         torch.set_num_threads(before)
+
+
+def test_worker_processes_after_the_parent_used_the_model():
+    """nlp.pipe(n_process=2) once the parent has run torch with two threads:
+    the forked workers hung at their first torch operation."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    model = Path(__file__).parent / "data" / "pipeline_v0_1_0" / "pipeline"
+    code = (
+        "import sys, spacy, torch\n"
+        "torch.set_num_threads(2)\n"
+        f"nlp = spacy.load({str(model)!r})\n"
+        "first = nlp('so how was the trip').text\n"
+        "out = [d.text for d in nlp.pipe(['so how was the trip'] * 8, n_process=2, batch_size=2)]\n"
+        "assert out == [first] * 8, out\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr

@@ -11,8 +11,8 @@ from spacy.training import Example
 from spacy.util import registry
 from spacy.vocab import Vocab
 
-from ..align import marks_after, punct_flags
-from ..extensions import register_extensions, set_token_extension_values, token_extension_values
+from ..align import marks_after, token_table
+from ..extensions import register_extensions, set_token_extension_values, token_extension_values, token_values
 from ..labels import stronger
 
 register_extensions()
@@ -140,23 +140,23 @@ def word_records(doc: Doc, lowercase: bool = False) -> List[WordRecord]:
     `token._.punct` (the gold form written by `strip_docs`); `space` is False
     inside `don't`.
     """
-    punct = punct_flags(doc)
-    after = marks_after(doc, punct)
+    table = token_table(doc)
+    after = marks_after(doc, table)
+    gold = token_values(doc, "punct", table.idx)
     extras = token_extension_values(doc, skip=("punct",))
     records: List[WordRecord] = []
-    for token, mark, is_punct, extra in zip(doc, after, punct, extras):
-        if token.is_space or is_punct:
+    for i, (text, spaced, is_space, is_punct) in enumerate(zip(table.texts, table.spaced, table.is_space, table.punct)):
+        if is_space or is_punct:
             if records:
                 records[-1].space = True
             continue
-        text = token.text
         records.append(
             WordRecord(
                 text=text,
                 seen=text.lower() if lowercase else text,
-                space=bool(token.whitespace_),
-                mark=stronger(mark, token._.punct or ""),
-                extra=extra,
+                space=spaced,
+                mark=stronger(after[i], gold[i] or ""),
+                extra=extras[i],
             )
         )
     return records
