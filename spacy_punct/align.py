@@ -8,9 +8,9 @@ whitespace or punctuation, of the word it follows: two docs with the same words
 align whatever their tokenisation, spacing and punctuation.
 """
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from spacy.attrs import IDX, IS_SPACE, ORTH, POS, SPACY
 from spacy.symbols import PUNCT
@@ -150,20 +150,31 @@ def gold_classes(example: Example, label_set: LabelSet) -> List[int]:
     return [-1 if end is None else gold.get(end, 0) for end in pred_ends]
 
 
-@dataclass
-class Slot:
-    """Where a mark can follow a word: the last word before whitespace or the
-    end of the text (not `start` in `start-up`, not `do` in `don't`)."""
+class MarkSlots:
+    """Where marks can follow words in a doc: after the last word before
+    whitespace or the end of the text (not `start` in `start-up`, not `do` in
+    `don't`). Plain lists and dicts of token indices: one object per doc, not
+    one per word, so that Python's garbage collector has little to scan."""
 
-    word: int  # the word's token index
-    anchor: int  # the token after which an inserted mark is written
-    existing: str = ""  # canonical mark of the replaceable punctuation after the word
-    written: List[int] = field(default_factory=list)  # those punctuation tokens
-    abbreviation: bool = False  # the word ends in an abbreviation period (`dr.`)
+    __slots__ = ("words", "anchors", "existing", "written", "abbreviations")
+
+    def __init__(self) -> None:
+        self.words: List[int] = []  # the slots' word indices, in order
+        self.anchors: Dict[int, int] = {}  # word -> token after which a mark goes, where not the word
+        self.existing: Dict[int, str] = {}  # word -> canonical mark of its replaceable punctuation
+        self.written: Dict[int, List[int]] = {}  # word -> those punctuation tokens
+        self.abbreviations: Set[int] = set()  # words that end in an abbreviation period (`dr.`)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def anchor(self, word: int) -> int:
+        """The token after which a mark for `word` is written."""
+        return self.anchors.get(word, word)
 
 
-def mark_slots(doc: Doc, table: Optional[TokenTable] = None) -> Dict[int, Slot]:
-    """The doc's mark slots, keyed by word index.
+def mark_slots(doc: Doc, table: Optional[TokenTable] = None) -> MarkSlots:
+    """The doc's mark slots.
 
     Marks of the label set (`,` `.` `?` `!` `:` `;` `...`) standing between a
     slot's word and the next word are the slot's existing punctuation, which a
@@ -173,30 +184,35 @@ def mark_slots(doc: Doc, table: Optional[TokenTable] = None) -> Dict[int, Slot]:
     t = table or token_table(doc)
     abbreviations = _abbreviations(t.lang)
     texts = t.texts
-    slots: Dict[int, Slot] = {}
-    current: Optional[Slot] = None  # the slot of the last word
+    slots = MarkSlots()
+    words, anchors, existing, written = slots.words, slots.anchors, slots.existing, slots.written
+    current = -1  # the last word
     glued = False  # no whitespace since the last word
     for i, (text, spaced, is_space, is_punct) in enumerate(zip(texts, t.spaced, t.is_space, t.punct)):
         if is_space:
             glued = False
             continue
         if not is_punct:
-            if current is not None and glued:
-                del slots[current.word]  # written together with this word
-            current = slots[i] = Slot(word=i, anchor=i)
+            if current >= 0 and glued:
+                words.pop()  # written together with this word: not a slot
+                anchors.pop(current, None)
+                existing.pop(current, None)
+                written.pop(current, None)
+                slots.abbreviations.discard(current)
+            current = i
+            words.append(i)
             glued = not spaced
             continue
-        if current is not None:
-            if glued and i == current.word + 1 and text == "." and _is_abbreviation(
-                texts[current.word], abbreviations
-            ):
-                current.abbreviation = True
-                current.anchor = i
+        if current >= 0:
+            if glued and i == current + 1 and text == "." and _is_abbreviation(texts[current], abbreviations):
+                slots.abbreviations.add(current)
+                anchors[current] = i
             elif is_replaceable(text):
-                current.written.append(i)
-                current.existing = stronger(current.existing, LABEL_MARKS[written_label(text) or EMPTY])
-            elif glued and text in _CLOSING and current.anchor == i - 1:
-                current.anchor = i
+                written.setdefault(current, []).append(i)
+                mark = LABEL_MARKS[written_label(text) or EMPTY]
+                existing[current] = stronger(existing.get(current, ""), mark)
+            elif glued and text in _CLOSING and anchors.get(current, current) == i - 1:
+                anchors[current] = i
         glued = glued and not spaced
     return slots
 

@@ -4,12 +4,12 @@ thresholds, Cai & Wang's margins), the mark per token under the doc's masks
 starts that follow from the marks. The annotations and the rewrite both read
 these decisions, so each rule exists here once."""
 from dataclasses import dataclass
-from typing import Dict, List, Mapping, Optional, Sequence
+from typing import List, Mapping, Optional, Sequence
 
 import numpy
 from spacy.tokens import Doc
 
-from .align import Slot, TokenTable, mark_slots, token_table
+from .align import MarkSlots, TokenTable, mark_slots, token_table
 from .labels import LabelSet, ends_sentence
 
 
@@ -61,7 +61,7 @@ class Decisions:
 
     marks: List[str]  # per token: the canonical mark after it ("" for none)
     sent_starts: List[bool]  # per token: whether it starts a sentence
-    slots: Dict[int, Slot]  # the doc's mark slots, for the rewrite
+    slots: MarkSlots  # the doc's mark slots, for the rewrite
     table: TokenTable  # the doc's tokens, for the rewrite
 
 
@@ -86,12 +86,12 @@ def decode(
     slots = mark_slots(doc, table)
     guesses = decide(probs, label_set, thresholds, margins) if slots else ()
     marks = [""] * len(doc)
-    for i, slot in slots.items():
-        existing = slot.existing
-        if existing and (keep_existing or label_set.class_of(existing) == guesses[i]):
+    chosen = [label_set.mark(index) for index in guesses[slots.words].tolist()] if slots else []
+    for i, mark in zip(slots.words, chosen):
+        marks[i] = mark
+    for i, existing in slots.existing.items():
+        if keep_existing or label_set.class_of(existing) == guesses[i]:
             marks[i] = existing
-        else:
-            marks[i] = label_set.mark(int(guesses[i]))
     return Decisions(marks, sentence_starts(table, marks), slots, table)
 
 

@@ -75,14 +75,15 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
     dropped = set()
     inserted: Dict[int, str] = {}  # anchor token -> mark written after it
     lowered = set()  # slots whose sentence end was removed
-    for i, slot in slots.items():
+    for i in slots.words:
         mark = marks[i]
-        if mark == slot.existing:
+        existing = slots.existing.get(i, "")
+        if mark == existing:
             continue
-        dropped.update(slot.written)
-        if mark and not (slot.abbreviation and mark == "."):
-            inserted[slot.anchor] = mark
-        if ends_sentence(slot.existing) and not ends_sentence(mark):
+        dropped.update(slots.written.get(i, ()))
+        if mark and not (i in slots.abbreviations and mark == "."):
+            inserted[slots.anchor(i)] = mark
+        if ends_sentence(existing) and not ends_sentence(mark):
             lowered.add(i)
     always_upper = always_capitalised(table.lang)
     plan = RewritePlan(input_offsets=table.idx)

@@ -59,28 +59,30 @@ def test_doc_classes(nlp):
 
 def _slots(nlp, text):
     doc = nlp(text)
-    return doc, {doc[i].text: slot for i, slot in mark_slots(doc).items()}
+    slots = mark_slots(doc)
+    return doc, slots, {doc[i].text: i for i in slots.words}
 
 
 def test_slots_are_words_before_whitespace(nlp):
-    doc, slots = _slots(nlp, "a start-up, win-win c:/users/me/doc.txt and don't")
-    assert list(slots) == ["a", "up", "win", "doc.txt", "and", "n't"]
-    assert [doc[i].text for i in slots["up"].written] == [","] and slots["up"].existing == ","
+    doc, slots, words = _slots(nlp, "a start-up, win-win c:/users/me/doc.txt and don't")
+    assert list(words) == ["a", "up", "win", "doc.txt", "and", "n't"]
+    assert [doc[i].text for i in slots.written[words["up"]]] == [","] and slots.existing[words["up"]] == ","
     # the first "win" is written together with the second: only the last is a slot
-    assert slots["win"].word == [t.text for t in doc].index("win", 6)
+    assert words["win"] == [t.text for t in doc].index("win", 6)
 
 
 def test_slot_existing_marks_and_anchor(nlp):
-    doc, slots = _slots(nlp, 'he said "hello" (maybe). ok ?! fine , yes')
-    assert slots["said"].existing == ""  # quotes are never replaced
-    assert slots["hello"].existing == "" and doc[slots["hello"].anchor].text == "hello"
-    assert doc[slots["maybe"].anchor].text == ")" and slots["maybe"].existing == "."
-    assert slots["ok"].existing == "?" and len(slots["ok"].written) == 2
-    assert slots["fine"].existing == ","
+    doc, slots, words = _slots(nlp, 'he said "hello" (maybe). ok ?! fine , yes')
+    assert words["said"] not in slots.existing  # quotes are never replaced
+    assert words["hello"] not in slots.existing and slots.anchor(words["hello"]) == words["hello"]
+    assert doc[slots.anchor(words["maybe"])].text == ")" and slots.existing[words["maybe"]] == "."
+    assert slots.existing[words["ok"]] == "?" and len(slots.written[words["ok"]]) == 2
+    assert slots.existing[words["fine"]] == ","
 
 
 def test_abbreviation_periods_are_not_replaceable(nlp):
-    doc, slots = _slots(nlp, "dr. smith and the u.s. army etc. the end.")
-    assert slots["dr"].abbreviation and slots["dr"].existing == "" and doc[slots["dr"].anchor].text == "."
-    assert slots["u.s"].abbreviation and slots["etc"].abbreviation
-    assert not slots["end"].abbreviation and slots["end"].existing == "."
+    doc, slots, words = _slots(nlp, "dr. smith and the u.s. army etc. the end.")
+    dr = words["dr"]
+    assert dr in slots.abbreviations and dr not in slots.existing and doc[slots.anchor(dr)].text == "."
+    assert words["u.s"] in slots.abbreviations and words["etc"] in slots.abbreviations
+    assert words["end"] not in slots.abbreviations and slots.existing[words["end"]] == "."
