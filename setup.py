@@ -19,6 +19,7 @@ setup(
         "thinc>=8.2,<8.4",
         "torch>=1.12",
         "typer>=0.9",
+        "threadpoolctl>=3",
         "numpy",
     ],
     extras_require={

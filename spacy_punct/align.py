@@ -50,12 +50,12 @@ class TokenTable:
 
 def token_table(doc: Doc) -> TokenTable:
     """The doc's `TokenTable`."""
-    columns = doc.to_array([ORTH, SPACY, IS_SPACE, IDX]).tolist() if len(doc) else []
+    columns = doc.to_array([ORTH, SPACY, IS_SPACE, IDX, POS]).tolist() if len(doc) else []
     strings = doc.vocab.strings
     texts = [strings[row[0]] for row in columns]
     is_space = [bool(row[2]) for row in columns]
-    if doc.has_annotation("POS"):
-        punct = [pos == PUNCT for pos in doc.to_array([POS]).tolist()]
+    if any(row[4] for row in columns):  # part of speech is annotated
+        punct = [row[4] == PUNCT for row in columns]
     else:
         punct = [not space and _is_mark(text) for text, space in zip(texts, is_space)]
     return TokenTable(

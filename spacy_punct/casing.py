@@ -2,6 +2,7 @@
 with one (English "I"), and tokens whose case is never touched (URLs, e-mail
 addresses, paths, code)."""
 import re
+from functools import lru_cache
 from typing import Dict, FrozenSet
 
 # words written with a capital in any position, per language
@@ -38,6 +39,7 @@ def decapitalise(text: str) -> str:
     return text
 
 
+@lru_cache(maxsize=100_000)
 def is_uncasable(text: str) -> bool:
     """Whether a token looks like a URL, e-mail address, file path or code,
     whose case must never change."""

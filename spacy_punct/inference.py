@@ -15,6 +15,7 @@ import numpy
 import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
+from thinc.api import use_ops
 
 from .extensions import register_extensions
 from .punctuator import Punctuator
@@ -48,7 +49,10 @@ def load_pipeline(model: Union[str, Path], config: Optional[Dict[str, Any]] = No
     punctuator. `config`: overrides, as for `spacy.load`
     (e.g. {"components": {"punctuator": {"keep_existing": True}}})."""
     try:
-        nlp = spacy.load(model, config=config or {})
+        # dense layers through numpy's BLAS: several times faster on CPUs than
+        # thinc's default (blis) for the same products
+        with use_ops("numpy", use_blis=False):
+            nlp = spacy.load(model, config=config or {})
     except (OSError, IOError) as e:
         raise PipelineError(f"Cannot load pipeline {str(model)!r}: {e}") from e
     try:

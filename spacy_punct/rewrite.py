@@ -11,7 +11,7 @@ import weakref
 from typing import Dict, List, Optional, Tuple
 
 import numpy
-from spacy.attrs import LEMMA, MORPH, POS, SENT_START, TAG
+from spacy.attrs import ENT_IOB, LEMMA, MORPH, POS, SENT_START, TAG
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
@@ -120,8 +120,9 @@ def _read_decisions(doc: Doc) -> Decisions:
     """The decisions left on an annotated doc."""
     table = token_table(doc)
     marks = [mark or "" for mark in token_values(doc, "punct", table.idx)]
-    if doc.has_annotation("SENT_START"):
-        starts = [start == 1 for start in doc.to_array([SENT_START]).tolist()]
+    annotated = doc.to_array([SENT_START]).tolist() if len(doc) else []
+    if any(annotated):
+        starts = [start == 1 for start in annotated]
     else:
         starts = sentence_starts(table, marks)
     return Decisions(marks, starts, mark_slots(doc, table), table)
@@ -156,7 +157,7 @@ def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
     for source, values in enumerate(token_extension_values(doc, skip=("punct",))):
         if values and new_index[source] >= 0:
             set_token_extension_values(new[new_index[source]], values)
-    if doc.has_annotation("ENT_IOB"):
+    if len(doc) and doc.to_array([ENT_IOB]).any():  # faster than has_annotation
         new.ents = _map_spans(doc.ents, new, new_index)
     for key, group in doc.spans.items():
         new.spans[key] = _map_spans(group, new, new_index)

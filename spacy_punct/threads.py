@@ -14,17 +14,20 @@ import os
 from typing import Optional
 
 import torch
+from threadpoolctl import threadpool_limits
 
 DEFAULT_THREADS = 1
 
 
 def set_threads(threads: Optional[int] = DEFAULT_THREADS) -> int:
-    """Set torch's intra-op threads (None: leave torch's own setting);
-    returns the number in use."""
+    """Set torch's intra-op threads (None: leave torch's own setting), and
+    numpy's BLAS to one thread: its products in a pipeline are small, and its
+    threads spinning beside torch's slow both down. Returns torch's number."""
     if threads is not None:
         if threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}.")
         torch.set_num_threads(threads)
+        threadpool_limits(1, user_api="blas")
     return torch.get_num_threads()
 
 

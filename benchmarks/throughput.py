@@ -1,0 +1,99 @@
+"""Words per second of `nlp.pipe` on a test set cut into lines, side by side
+in one run: thread settings, batch sizes, thinc's default dense products
+(blis, `spacy.load`) against numpy's BLAS (`spacy_punct.load_pipeline`), one
+process against `n_process=2`; with peak memory and where the time goes.
+
+    python benchmarks/throughput.py MODEL TEST.spacy [--words-per-line 40] [--repeat 4]
+"""
+import argparse
+import json
+import resource
+import time
+from typing import Dict, List
+
+import spacy
+import torch
+from threadpoolctl import threadpool_limits
+
+from spacy_punct.inference import load_pipeline
+from spacy_punct.rewrite import build_rewritten, plan_rewrite
+from spacy_punct.threads import set_threads
+from spacy_punct.training.corpus import PunctCorpus
+
+
+def lines_of(nlp, test: str, words_per_line: int, repeat: int) -> List[str]:
+    words = [t.text for eg in PunctCorpus(test, max_length=0)(nlp) for t in eg.predicted]
+    return [" ".join(words[i : i + words_per_line]) for i in range(0, len(words), words_per_line)] * repeat
+
+
+def words_per_second(nlp, lines: List[str], batch_size: int, n_process: int = 1) -> float:
+    n_words = sum(len(line.split()) for line in lines)
+    list(nlp.pipe(lines[:batch_size], batch_size=batch_size))
+    start = time.perf_counter()
+    for _ in nlp.pipe(lines, batch_size=batch_size, n_process=n_process):
+        pass
+    return n_words / (time.perf_counter() - start)
+
+
+def breakdown(nlp, lines: List[str], batch_size: int) -> Dict[str, float]:
+    """Seconds per step of the pipeline (tok2vec + punctuator recipes)."""
+    tok2vec, punct = nlp.get_pipe("tok2vec"), nlp.get_pipe("punctuator")
+    steps = dict.fromkeys(["tokenizer", "tok2vec", "head", "decoding", "rewrite"], 0.0)
+    for i in range(0, len(lines), batch_size):
+        t0 = time.perf_counter()
+        docs = [nlp.make_doc(line) for line in lines[i : i + batch_size]]
+        t1 = time.perf_counter()
+        tok2vec.set_annotations(docs, tok2vec.predict(docs))
+        t2 = time.perf_counter()
+        scores = punct.predict(docs)
+        t3 = time.perf_counter()
+        decisions = punct._annotate(docs, scores)
+        t4 = time.perf_counter()
+        for doc, decided in zip(docs, decisions):
+            build_rewritten(doc, plan_rewrite(doc, decided))
+        t5 = time.perf_counter()
+        for step, begin, end in zip(steps, (t0, t1, t2, t3, t4), (t1, t2, t3, t4, t5)):
+            steps[step] += end - begin
+    return steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("model")
+    parser.add_argument("test")
+    parser.add_argument("--words-per-line", type=int, default=40)
+    parser.add_argument("--repeat", type=int, default=4)
+    parser.add_argument("--output", help="write the results as JSON here")
+    args = parser.parse_args()
+    fast = load_pipeline(args.model)
+    plain = spacy.load(args.model)
+    lines = lines_of(fast, args.test, args.words_per_line, args.repeat)
+    n_words = sum(len(line.split()) for line in lines)
+    print(f"{len(lines)} lines, {n_words} words")
+    rows = []
+    for threads in (1, 2):
+        for batch_size in (64, 256):
+            for name, nlp in (("spacy.load (blis)", plain), ("load_pipeline (numpy BLAS)", fast)):
+                set_threads(threads)
+                rate = words_per_second(nlp, lines, batch_size)
+                rows.append({"pipeline": name, "threads": threads, "batch_size": batch_size, "words_per_second": rate})
+                print(f"{name:28} threads {threads} batch {batch_size:4}: {rate:9,.0f} words/s")
+    set_threads(1)
+    rate = words_per_second(fast, lines, 256, n_process=2)
+    rows.append({"pipeline": "load_pipeline, n_process=2", "threads": 1, "batch_size": 256, "words_per_second": rate})
+    print(f"{'load_pipeline, n_process=2':28} threads 1 batch  256: {rate:9,.0f} words/s")
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"peak memory: this process {peak_mb:.0f} MB, largest worker {children_mb:.0f} MB")
+    set_threads(2)
+    steps = breakdown(fast, lines, 256)
+    total = sum(steps.values())
+    print(f"where the time goes (threads 2, batch 256, {n_words / total:,.0f} words/s): "
+          + ", ".join(f"{step} {100 * s / total:.0f}%" for step, s in steps.items()))
+    if args.output:
+        with open(args.output, "w", encoding="utf8") as f:
+            json.dump({"rows": rows, "steps": steps, "peak_mb": peak_mb, "worker_peak_mb": children_mb}, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
