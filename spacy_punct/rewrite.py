@@ -121,7 +121,7 @@ def _read_decisions(doc: Doc) -> Decisions:
     table = token_table(doc)
     marks = [mark or "" for mark in token_values(doc, "punct", table.idx)]
     annotated = doc.to_array([SENT_START]).tolist() if len(doc) else []
-    if any(annotated):
+    if any(annotated[1:]):  # the first token is a sentence start unannotated too
         starts = [start == 1 for start in annotated]
     else:
         starts = sentence_starts(table, marks)
