@@ -16,8 +16,12 @@ runner = CliRunner()
 def test_help():
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0
-    for command in ("convert", "stats", "split", "train", "evaluate", "punctuate", "strip"):
+    for command in ("convert", "stats", "split", "train", "evaluate", "punctuate", "strip", "tune"):
         assert command in result.output
+    # each command's line in the list is a whole sentence, never cut
+    for command in app.registered_commands:
+        assert command.short_help and command.short_help.endswith(".")
+        assert command.short_help in result.output
 
 
 def test_punctuate_file_and_stdin(trained, tmp_path):

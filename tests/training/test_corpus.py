@@ -90,3 +90,23 @@ def test_strip_docs_round_trip(nlp, corpus_path, tmp_path):
     assert all(not any(t.is_punct for t in doc) for doc in reread)
     for original, stripped in zip(docs, reread):
         assert [m for m in split_marks(original)[2] if m] == [m for m in split_marks(stripped)[2] if m]
+
+
+def test_word_timings_survive_the_reader_and_the_augmenter(nlp, tmp_path):
+    import random
+
+    from spacy_punct.training.augment import create_asr_noise_augmenter
+
+    doc = nlp("So, how was it? Fine.")
+    for token in doc:
+        token._.start_time, token._.end_time = token.i * 1.0, token.i + 0.5
+    path = tmp_path / "timed.spacy"
+    DocBin(docs=[doc], store_user_data=True).to_disk(path)
+    (example,) = PunctCorpus(path, max_length=0)(nlp)
+    assert [(t.text, t._.start_time) for t in example.predicted] == [("so", 0.0), ("how", 2.0), ("was", 3.0), ("it", 4.0), ("fine", 6.0)]
+    assert [t._.end_time for t in example.reference] == [0.5, 2.5, 3.5, 4.5, 6.5]
+    random.seed(3)
+    (noisy,) = create_asr_noise_augmenter(level=0.5)(nlp, example)
+    kept = [(t.text, t._.start_time) for t in noisy.predicted if t.text != "[UNK]"]
+    assert kept and all(start == dict([("so", 0.0), ("how", 2.0), ("was", 3.0), ("it", 4.0), ("fine", 6.0)])[text] for text, start in kept)
+    assert [t._.start_time for t in noisy.reference] == [t._.start_time for t in noisy.predicted]

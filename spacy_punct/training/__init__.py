@@ -1,0 +1,19 @@
+"""Training: the reader, the augmenters, the time-limited loop and the
+learning-rate scaling (the layout of `spacy/training/`)."""
+from .augment import create_asr_noise_augmenter
+from .corpus import PunctCorpus, WordRecord, make_example, read_docbins, strip_docs, word_records
+from .loop import create_time_limit, train_for
+from .optimizer import ScaledOptimizer
+
+__all__ = [
+    "PunctCorpus",
+    "ScaledOptimizer",
+    "WordRecord",
+    "create_asr_noise_augmenter",
+    "create_time_limit",
+    "make_example",
+    "read_docbins",
+    "strip_docs",
+    "train_for",
+    "word_records",
+]
