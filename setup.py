@@ -25,6 +25,7 @@ setup(
     extras_require={
         "test": ["pytest>=7", "tokenizers", "transformers"],
         "benchmark": ["matplotlib", "tokenizers", "transformers"],
+        "ray": ["ray[data]>=2.9", "pandas", "pyarrow"],
     },
     entry_points={
         "spacy_factories": [
