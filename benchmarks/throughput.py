@@ -12,8 +12,6 @@ import time
 from typing import Dict, List
 
 import spacy
-import torch
-from threadpoolctl import threadpool_limits
 
 from spacy_punct.inference import load_pipeline
 from spacy_punct.rewrite import build_rewritten, plan_rewrite

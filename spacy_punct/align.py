@@ -10,7 +10,7 @@ align whatever their tokenisation, spacing and punctuation.
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from spacy.attrs import IDX, IS_SPACE, ORTH, POS, SPACY
 from spacy.symbols import PUNCT

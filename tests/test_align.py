@@ -1,6 +1,5 @@
 import pytest
 import spacy
-from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_punct.align import doc_classes, gold_classes, mark_slots, marks_after, punct_flags, word_offsets

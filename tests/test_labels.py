@@ -1,5 +1,4 @@
 import pytest
-import spacy
 
 from spacy_punct.labels import DEFAULT_LABELS, LabelSet, is_mark, labels_for_marks, validate_labels, written_label
 

@@ -1,5 +1,4 @@
 import numpy
-import pytest
 import spacy
 
 from spacy_punct.decode import decide
