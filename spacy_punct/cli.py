@@ -190,6 +190,8 @@ def punctuate(
     stride: int = typer.Option(0, help="Transformers: tokens between window starts; window/stride predictions per token."),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="Show words done on stderr (default: when it is a terminal)."),
+    engine: str = typer.Option("local", help="local: this process; ray: an actor pool on Ray (the ray extra; RAY_ADDRESS for a cluster) over JSONL or Parquet records in INPUT, written to the folder -o."),
+    workers: int = typer.Option(2, min=1, help="--engine ray: actors, each with its own pipeline."),
 ) -> None:
     """Punctuate text: one document per line (empty lines stay empty), read and
     written as it goes, so memory stays bounded on inputs of any size; lines
@@ -198,6 +200,11 @@ def punctuate(
         fail(f"unknown --format {format!r}; choose text or jsonl.")
     if input_format not in ("text", "jsonl"):
         fail(f"unknown --input-format {input_format!r}; choose text or jsonl.")
+    if engine not in ("local", "ray"):
+        fail(f"unknown --engine {engine!r}; choose local or ray.")
+    if engine == "ray":
+        _punctuate_on_ray(model, input, output, workers, batch_size, threads)
+        return
     _prepare_output(output, input)
     _set_threads(threads)
     nlp = _load(model, keep_existing, threshold, margin)
@@ -232,6 +239,26 @@ def punctuate(
             target.close()
     if reader.replaced:
         typer.secho(f"{reader.name}: {reader.replaced} undecodable characters replaced by U+FFFD.", err=True)
+
+
+def _punctuate_on_ray(model: str, input: Optional[Path], output: Optional[Path], workers: int, batch_size: int,
+                      threads: int) -> None:
+    """`punctuate --engine ray`: records from files to a folder, on Ray."""
+    try:
+        from .distributed import input_format, punctuate_files
+    except ImportError as e:
+        fail(f"--engine ray needs the ray extra (pip install spacy-punct[ray]): {e}")
+    if input is None or output is None:
+        fail("--engine ray reads records from INPUT (.jsonl or .parquet) and writes them to the folder -o.")
+    if output.exists():
+        fail(f"the output folder {output} exists: choose a new one (nothing was written).")
+    try:
+        input_format(input)
+        load_pipeline(model)  # fail here, not in every actor
+        count = punctuate_files(model, input, output, workers=workers, batch_size=batch_size, threads=threads)
+    except (PipelineError, ValueError) as e:
+        fail(str(e))
+    typer.echo(f"Wrote {count} records to {output}")
 
 
 @app.command(short_help="Score a pipeline on test sets.")

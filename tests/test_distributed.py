@@ -1,4 +1,5 @@
 """Ray Data batch inference on a local Ray (skipped without the `ray` extra)."""
+import json
 import os
 import sys
 
@@ -6,7 +7,7 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from spacy_punct.distributed import PunctuateBatch, punctuate_dataset  # noqa: E402
+from spacy_punct.distributed import PunctuateBatch, punctuate_dataset, punctuate_files  # noqa: E402
 from spacy_punct.inference import punctuate_records  # noqa: E402
 
 from .conftest import TEXTS  # noqa: E402
@@ -65,3 +66,32 @@ def test_a_killed_actor_loses_and_duplicates_nothing(local_ray, trained, tmp_pat
     rows = result.take_all()
     assert os.path.exists(DiesOnce.marker)  # an actor did die
     assert sorted(row["id"] for row in rows) == sorted(row["id"] for row in records)
+
+
+def test_jsonl_files_in_and_out(local_ray, trained, tmp_path, records):
+    trained.to_disk(tmp_path / "model")
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf8")
+    count = punctuate_files(str(tmp_path / "model"), source, tmp_path / "out", workers=2, batch_size=8)
+    assert count == len(records)
+    rows = [json.loads(line) for f in sorted((tmp_path / "out").glob("*.json")) for line in f.read_text().splitlines()]
+    expected = _by_id(punctuate_records(trained, records))
+    assert {r["id"]: r["punctuated"] for r in rows} == {k: v["punctuated"] for k, v in expected.items()}
+    assert {r["id"]: r["channel"] for r in rows} == {r["id"]: r["channel"] for r in records}
+    with pytest.raises(ValueError, match="expected .jsonl"):
+        punctuate_files(str(tmp_path / "model"), tmp_path / "model" / "config.cfg", tmp_path / "out2")
+
+
+def test_punctuate_command_with_the_ray_engine(local_ray, trained, tmp_path, records):
+    from typer.testing import CliRunner
+
+    from spacy_punct.cli import app
+
+    trained.to_disk(tmp_path / "model")
+    source = tmp_path / "in.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf8")
+    args = ["punctuate", str(tmp_path / "model"), str(source), "-o", str(tmp_path / "out"), "--engine", "ray"]
+    result = CliRunner().invoke(app, args + ["--workers", "2"])
+    assert result.exit_code == 0 and f"Wrote {len(records)} records" in result.output, result.output
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 1 and "exists" in again.output
