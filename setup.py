@@ -41,7 +41,10 @@ setup(
         "spacy_augmenters": [
             "spacy_punct.asr_noise.v1 = spacy_punct.training.augment:create_asr_noise_augmenter"
         ],
-        "spacy_callbacks": ["spacy_punct.time_limit.v1 = spacy_punct.training.loop:create_time_limit"],
+        "spacy_callbacks": [
+            "spacy_punct.time_limit.v1 = spacy_punct.training.loop:create_time_limit",
+            "spacy_punct.freeze_embeddings.v1 = spacy_punct.training.freeze:create_freeze_embeddings",
+        ],
         "console_scripts": ["spacy-punct = spacy_punct.cli:app"],
     },
 )

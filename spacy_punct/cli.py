@@ -13,6 +13,7 @@ from spacy.tokens import DocBin
 from tqdm import tqdm
 
 from . import textio
+from .captions import CAPTION_FORMATS, CaptionWord, CueBuilder, caption_header, doc_caption_words, format_cue
 from .convert import CONVERTERS, ConversionError, ConversionStats, ConvertOptions
 from .inference import PipelineError, RecordError, evaluate as evaluate_pipeline
 from .inference import find_punctuator, load_pipeline, output_record, punctuate_docs, punctuate_parts, record_doc
@@ -179,7 +180,9 @@ def punctuate(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
     input: Optional[Path] = typer.Argument(None, help="Text file, plain or gzip (default: stdin).", exists=True, dir_okay=False),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Output file (default: stdout)."),
-    format: str = typer.Option("text", help="Output: text (the punctuated text) or jsonl (one JSON record per document)."),
+    format: str = typer.Option("text", help="Output: text (the punctuated text), jsonl (one JSON record per document), or srt / vtt captions (timed words in JSONL input)."),
+    max_chars: int = typer.Option(84, min=1, help="srt/vtt: characters per cue at most (a cue also ends at each sentence end)."),
+    max_seconds: float = typer.Option(7.0, min=0.1, help="srt/vtt: seconds per cue at most."),
     input_format: str = typer.Option("text", help="Input: text (one document per line) or jsonl (records with 'text' or timed 'words')."),
     whole: bool = typer.Option(False, "--whole", help="The whole input is one document (default: one per line)."),
     batch_size: int = typer.Option(64, min=1, help="Documents per batch."),
@@ -196,10 +199,12 @@ def punctuate(
     """Punctuate text: one document per line (empty lines stay empty), read and
     written as it goes, so memory stays bounded on inputs of any size; lines
     of any length are punctuated in pieces."""
-    if format not in ("text", "jsonl"):
-        fail(f"unknown --format {format!r}; choose text or jsonl.")
+    if format not in ("text", "jsonl", *CAPTION_FORMATS):
+        fail(f"unknown --format {format!r}; choose text, jsonl, srt or vtt.")
     if input_format not in ("text", "jsonl"):
         fail(f"unknown --input-format {input_format!r}; choose text or jsonl.")
+    if format in CAPTION_FORMATS and input_format != "jsonl":
+        fail(f"--format {format} needs word timings: give JSONL records of timed words with --input-format jsonl.")
     if engine not in ("local", "ray"):
         fail(f"unknown --engine {engine!r}; choose local or ray.")
     if engine == "ray":
@@ -222,6 +227,9 @@ def punctuate(
             # a long text's pieces are joined into one record
             results = ((doc, json.dumps(output_record(doc, record), ensure_ascii=False) + "\n")
                        for doc, record in punctuate_docs(nlp, items, batch_size=batch_size))
+        elif format in CAPTION_FORMATS:
+            target.write(caption_header(format))
+            results = _caption_texts(punctuate_docs(nlp, items, batch_size=batch_size), format, max_chars, max_seconds)
         else:
             # a long text is written piece by piece, as its pieces are done
             results = ((doc, doc.text + ("\n" if last else ""))
@@ -239,6 +247,15 @@ def punctuate(
             target.close()
     if reader.replaced:
         typer.secho(f"{reader.name}: {reader.replaced} undecodable characters replaced by U+FFFD.", err=True)
+
+
+def _caption_texts(results: Iterator[Tuple[Any, Any]], kind: str, max_chars: int,
+                   max_seconds: float) -> Iterator[Tuple[Any, str]]:
+    """(doc, its cues as text) per punctuated doc; cues numbered across docs."""
+    builder = CueBuilder(max_chars, max_seconds)
+    for number, (doc, _) in enumerate(results, start=1):
+        found = [cue for word in doc_caption_words(doc, f"record {number}") for cue in builder.add(word)]
+        yield doc, "".join(format_cue(cue, kind) for cue in found + builder.flush())
 
 
 def _punctuate_on_ray(model: str, input: Optional[Path], output: Optional[Path], workers: int, batch_size: int,
@@ -259,6 +276,99 @@ def _punctuate_on_ray(model: str, input: Optional[Path], output: Optional[Path],
     except (PipelineError, ValueError) as e:
         fail(str(e))
     typer.echo(f"Wrote {count} records to {output}")
+
+
+@app.command(short_help="Punctuate a live stream of words from stdin.")
+def stream(
+    model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
+    input: Optional[Path] = typer.Argument(None, help="A file of words (default: stdin).", exists=True, dir_okay=False),
+    format: str = typer.Option("text", help="Output: text (sentences on lines), jsonl (one committed word per line, with timings), srt or vtt (cues as they complete)."),
+    lookahead: int = typer.Option(4, min=0, help="Words read after a word before it is committed (with --entropy: at most this many)."),
+    entropy: Optional[float] = typer.Option(None, min=0.0, help="Entropy decoding: commit a word once the entropy of its prediction (nats) is at most this."),
+    min_lookahead: int = typer.Option(1, min=0, help="With --entropy: words read after a word before it may be committed."),
+    left_context: int = typer.Option(50, min=1, help="Committed words the model still reads."),
+    max_chars: int = typer.Option(84, min=1, help="srt/vtt: characters per cue at most."),
+    max_seconds: float = typer.Option(7.0, min=0.1, help="srt/vtt: seconds per cue at most."),
+    keep_existing: Optional[bool] = typer.Option(None, "--keep-existing/--replace-existing", help="Keep punctuation already in the words, or let predictions replace it."),
+    threshold: List[str] = typer.Option([], help="LABEL=P (repeatable), as for punctuate."),
+    margin: List[str] = typer.Option([], help="LABEL=X (repeatable), as for punctuate."),
+    threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
+) -> None:
+    """Read words as a recogniser writes them, one or more per line: plain
+    words, or JSON (a {"word", "start", "end"} object, a list of them, a record
+    with "words", Vosk's {"result": [...]}, Whisper's segments). Committed
+    words are written as soon as they are decided, line-buffered; the rest at
+    the end of the input. A bad line stops the stream with an error naming it,
+    after the words read before it are written."""
+    from .streaming import EntropyLookahead, FixedLookahead, Streamer
+    from .timed import line_words
+
+    if format not in ("text", "jsonl", *CAPTION_FORMATS):
+        fail(f"unknown --format {format!r}; choose text, jsonl, srt or vtt.")
+    _set_threads(threads)
+    nlp = _load(model, keep_existing, threshold, margin)
+    try:
+        policy = EntropyLookahead(entropy, lookahead, min_lookahead) if entropy is not None else FixedLookahead(lookahead)
+        streamer = Streamer(nlp, policy, left_context=left_context)
+    except ValueError as e:
+        fail(str(e))
+    try:
+        reader = textio.open_text(input) if input is not None else textio.TextReader(sys.stdin.buffer, "standard input")
+    except textio.InputError as e:
+        fail(str(e))
+    writer = _StreamWriter(sys.stdout, format, CueBuilder(max_chars, max_seconds) if format in CAPTION_FORMATS else None)
+    error = None
+    try:
+        for number, line in enumerate(reader, start=1):
+            try:
+                for entry in line_words(line, f"line {number}"):
+                    writer.write(streamer.push(entry))
+            except RecordError as e:
+                error = f"{reader.name}, line {number}: {e}"
+                break
+        writer.write(streamer.flush())
+        writer.close()
+    except RecordError as e:  # captions without timings
+        error = f"{reader.name}: {e}"
+    finally:
+        reader.close()
+    if error:
+        fail(f"{error} The words before it were written.")
+
+
+class _StreamWriter:
+    """Writes committed words as text, JSONL or caption cues, flushing each line."""
+
+    def __init__(self, target: TextIO, format: str, cues: Optional[CueBuilder]) -> None:
+        self.target, self.format, self.cues = target, format, cues
+        self.open_line = False
+        if cues is not None:
+            self._emit(caption_header(format))
+
+    def write(self, words: List[Any]) -> None:
+        for word in words:
+            if self.format == "jsonl":
+                self._emit(json.dumps(word.__dict__, ensure_ascii=False) + "\n")
+            elif self.cues is not None:
+                if word.start is None:
+                    raise RecordError(f"word {word.index + 1} ({word.word!r}) has no timings; captions need word timings.")
+                caption_word = CaptionWord(word.text, word.start, word.end, word.sentence_end)
+                self._emit("".join(format_cue(cue, self.format) for cue in self.cues.add(caption_word)))
+            else:
+                self._emit((" " if self.open_line else "") + word.text + ("\n" if word.sentence_end else ""))
+                self.open_line = not word.sentence_end
+
+    def close(self) -> None:
+        if self.cues is not None:
+            self._emit("".join(format_cue(cue, self.format) for cue in self.cues.flush()))
+        elif self.open_line:
+            self._emit("\n")
+            self.open_line = False
+
+    def _emit(self, text: str) -> None:
+        if text:
+            self.target.write(text)
+            self.target.flush()
 
 
 @app.command(short_help="Score a pipeline on test sets.")

@@ -20,6 +20,7 @@ from thinc.api import use_ops
 from .extensions import register_extensions
 from .punctuator import Punctuator
 from .rewrite import rewrite_doc
+from .timed import WORD_LIST_KEYS, RecordError, record_word_list, timed_words, words_doc
 from .training.augment import create_asr_noise_augmenter
 from .training.corpus import PunctCorpus
 
@@ -30,10 +31,6 @@ Record = Mapping[str, Any]
 
 class PipelineError(ValueError):
     """A pipeline cannot be loaded, or cannot punctuate."""
-
-
-class RecordError(ValueError):
-    """An input record is malformed."""
 
 
 def find_punctuator(nlp: Language) -> Tuple[str, Punctuator]:
@@ -231,63 +228,21 @@ def _join(pieces: List[Doc], text: str) -> Doc:
 
 
 def record_doc(nlp: Language, record: Record, number: int = 0) -> Doc:
-    """The doc of an input record: {"text": ...} or {"words": [{"word", "start",
-    "end"}, ...]} (timings in seconds, optional), with any other fields (an "id")
+    """The doc of an input record: {"text": ...} or timed words in one of the
+    shapes of `timed.record_word_list` ({"words": [{"word", "start", "end"},
+    ...]}, timings in seconds, optional), with any other fields (an "id")
     passed through to the output. Tokens get the timings of the word they are
     part of in `token._.start_time` and `token._.end_time`."""
     where = f"record {number}" if number else "record"
     if not isinstance(record, Mapping):
         raise RecordError(f"{where}: expected an object with 'text' or 'words', got {type(record).__name__}.")
-    if "words" in record:
-        words = record["words"]
-        if not isinstance(words, list):
-            raise RecordError(f"{where}: 'words' must be a list of {{'word', 'start', 'end'}} objects.")
-        texts, times = _words_and_times(words, where)
-        doc = nlp.make_doc(" ".join(texts))
-        _set_times(doc, texts, times)
-        return doc
+    entries = record_word_list(record, where)
+    if entries is not None:
+        return words_doc(nlp, timed_words(entries, where))
     text = record.get("text")
     if not isinstance(text, str):
         raise RecordError(f"{where}: expected a string 'text' (or a 'words' list).")
     return nlp.make_doc(text)
-
-
-def _words_and_times(words: List[Any], where: str) -> Tuple[List[str], List[Optional[Tuple[float, float]]]]:
-    texts: List[str] = []
-    times: List[Optional[Tuple[float, float]]] = []
-    for position, word in enumerate(words, start=1):
-        if isinstance(word, str):
-            word = {"word": word}
-        if not isinstance(word, Mapping):
-            raise RecordError(f"{where}, word {position}: expected an object with 'word', 'start', 'end'.")
-        text = word.get("word", word.get("text"))
-        if not isinstance(text, str) or not text.strip():
-            raise RecordError(f"{where}, word {position}: the word is missing or empty.")
-        texts.append(text.strip())
-        start, end = word.get("start"), word.get("end")
-        if start is None and end is None:
-            times.append(None)
-            continue
-        try:
-            start, end = float(start), float(end)
-        except (TypeError, ValueError):
-            raise RecordError(f"{where}, word {position} ({text!r}): start and end must be numbers.") from None
-        if not 0 <= start <= end:
-            raise RecordError(f"{where}, word {position} ({text!r}): needs 0 <= start <= end, got {start}, {end}.")
-        previous = next((t for t in reversed(times) if t is not None), None)
-        if previous is not None and start < previous[0]:
-            raise RecordError(f"{where}, word {position} ({text!r}): starts before the word before it.")
-        times.append((start, end))
-    return texts, times
-
-
-def _set_times(doc: Doc, texts: Sequence[str], times: Sequence[Optional[Tuple[float, float]]]) -> None:
-    """Give each token the timings of the word whose characters it covers."""
-    ends = numpy.cumsum([len(text) + 1 for text in texts])  # one space after each word
-    for token in doc:
-        word = int(numpy.searchsorted(ends, token.idx, side="right"))
-        if word < len(times) and times[word] is not None:
-            token._.start_time, token._.end_time = times[word]
 
 
 def output_record(doc: Doc, record: Optional[Record] = None) -> Dict[str, Any]:
@@ -295,7 +250,9 @@ def output_record(doc: Doc, record: Optional[Record] = None) -> Dict[str, Any]:
     input text, the punctuated text, the sentences, and per token its offsets,
     the input token and offset it came from, its mark and its timings."""
     output = dict(record or {})
-    output.pop("words", None)
+    if record and record_word_list(record, "record") is not None:
+        for key in WORD_LIST_KEYS:  # the words are in "tokens", with their timings
+            output.pop(key, None)
     output["text"] = doc._.source_text if doc._.source_text is not None else doc.text
     output["punctuated"] = doc.text
     output["sentences"] = [sent.text for sent in doc.sents if sent.text.strip()] if len(doc) else []

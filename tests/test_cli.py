@@ -16,7 +16,7 @@ runner = CliRunner()
 def test_help():
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0
-    for command in ("convert", "stats", "split", "train", "evaluate", "punctuate", "strip", "tune"):
+    for command in ("convert", "stats", "split", "train", "evaluate", "punctuate", "stream", "strip", "tune"):
         assert command in result.output
     # each command's line in the list is a whole sentence, never cut
     for command in app.registered_commands:
@@ -306,3 +306,57 @@ def test_progress_counts_words(trained, tmp_path):
     source.write_text("so how was the trip\nwhere did you stay\n")
     result = runner.invoke(app, ["punctuate", _model(trained, tmp_path), str(source), "--progress"])
     assert result.exit_code == 0 and "9 words" in result.stderr
+
+
+def _timed_lines(text, offset=0.0):
+    return [json.dumps({"word": w, "start": offset + i * 0.5, "end": offset + i * 0.5 + 0.4, "conf": 1.0})
+            for i, w in enumerate(text.split())]
+
+
+def test_stream_writes_sentences_words_and_cues(trained, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    model = str(tmp_path / "model")
+    words = "so how was the trip\nit was long but we saw the coast\n"
+    result = runner.invoke(app, ["stream", model, "--lookahead", "2"], input=words)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "So, how was the trip?\nIt was long, but we saw the coast.\n"
+    timed = "\n".join(_timed_lines("so how was the trip it was long but we saw the coast")) + "\n"
+    result = runner.invoke(app, ["stream", model, "--format", "jsonl", "--entropy", "0.3"], input=timed)
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["word"] for r in records] == "so how was the trip it was long but we saw the coast".split()
+    assert records[4]["text"] == "trip?" and records[4]["start"] == 2.0 and records[4]["end"] == 2.4
+    result = runner.invoke(app, ["stream", model, "--format", "srt"], input=timed)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("1\n00:00:00,000 --> 00:00:02,400\nSo, how was the trip?\n\n2\n00:00:02,500 --> ")
+    result = runner.invoke(app, ["stream", model, "--format", "vtt"], input=words)
+    assert result.exit_code == 1 and "captions need word timings" in result.output
+
+
+def test_stream_stops_at_a_bad_line_and_keeps_what_came_before(trained, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    lines = _timed_lines("so how was the trip") + ['{"word": "it", "start": 1.0, "end": 0.5}'] + _timed_lines("it was", 9)
+    result = runner.invoke(app, ["stream", str(tmp_path / "model")], input="\n".join(lines) + "\n")
+    assert result.exit_code == 1
+    assert result.stdout == "So, how was the trip?\n"
+    assert "line 6: word 6 ('it'): needs 0 <= start <= end" in result.output
+    result = runner.invoke(app, ["stream", str(tmp_path / "model")], input='so how\n{"word": \n')
+    assert result.exit_code == 1 and result.stdout.replace(",", "") == "So how\n" and "line 2: not JSON" in result.output
+
+
+def test_punctuate_writes_captions_from_timed_records(trained, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    records = [
+        {"id": 1, "words": [json.loads(line) for line in _timed_lines("so how was the trip it was long")]},
+        {"id": 2, "segments": [{"words": [json.loads(line) for line in _timed_lines("where did you stay", 20)]}]},
+    ]
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf8")
+    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), str(source), "--input-format", "jsonl", "--format", "vtt"])
+    assert result.exit_code == 0, result.output
+    blocks = result.stdout.strip().split("\n\n")
+    assert blocks[0] == "WEBVTT"
+    assert blocks[1] == "1\n00:00:00.000 --> 00:00:02.400\nSo, how was the trip?"
+    assert blocks[-1] == "3\n00:00:20.000 --> 00:00:21.900\nWhere did you stay?"
+    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), str(source), "--format", "srt"])
+    assert result.exit_code == 1 and "needs word timings" in result.output

@@ -1,6 +1,7 @@
 """Training: the reader, the augmenters, the time-limited loop and the
 learning-rate scaling (the layout of `spacy/training/`)."""
 from .augment import create_asr_noise_augmenter
+from .freeze import create_freeze_embeddings, freeze_input_embeddings
 from .corpus import PunctCorpus, WordRecord, make_example, read_docbins, strip_docs, word_records
 from .loop import create_time_limit, train_for
 from .optimizer import ScaledOptimizer
@@ -10,7 +11,9 @@ __all__ = [
     "ScaledOptimizer",
     "WordRecord",
     "create_asr_noise_augmenter",
+    "create_freeze_embeddings",
     "create_time_limit",
+    "freeze_input_embeddings",
     "make_example",
     "read_docbins",
     "strip_docs",

@@ -1,0 +1,127 @@
+"""Captions from punctuated, timed words: SRT and WebVTT cues cut at sentence
+ends, and earlier where a cue would grow past a maximum length or duration."""
+from dataclasses import dataclass
+from typing import Iterable, Iterator, List
+
+from spacy.tokens import Doc
+
+from .timed import RecordError
+
+CAPTION_FORMATS = ("srt", "vtt")
+
+
+@dataclass(frozen=True)
+class CaptionWord:
+    """A written word of the output (with its marks), when it was spoken, and
+    whether it ends a sentence."""
+
+    text: str
+    start: float
+    end: float
+    sentence_end: bool = False
+
+
+@dataclass(frozen=True)
+class Cue:
+    index: int  # from 1
+    start: float
+    end: float
+    text: str
+
+
+class CueBuilder:
+    """Collect words into cues: a cue ends after a sentence end, or before a
+    word that would take it past `max_chars` characters or `max_seconds`."""
+
+    def __init__(self, max_chars: int = 84, max_seconds: float = 7.0) -> None:
+        if max_chars < 1 or max_seconds <= 0:
+            raise ValueError(f"Need max_chars >= 1 and max_seconds > 0, not {max_chars}, {max_seconds}.")
+        self.max_chars = max_chars
+        self.max_seconds = max_seconds
+        self._words: List[CaptionWord] = []
+        self._count = 0
+
+    def add(self, word: CaptionWord) -> List[Cue]:
+        """Add the next word; return the cues it completes."""
+        cues = []
+        if self._words:
+            chars = sum(len(w.text) + 1 for w in self._words) + len(word.text)
+            if chars > self.max_chars or word.end - self._words[0].start > self.max_seconds:
+                cues.append(self._cue())
+        self._words.append(word)
+        if word.sentence_end:
+            cues.append(self._cue())
+        return cues
+
+    def flush(self) -> List[Cue]:
+        """The last cue, if words are left."""
+        return [self._cue()] if self._words else []
+
+    def _cue(self) -> Cue:
+        words, self._words = self._words, []
+        self._count += 1
+        end = max(max(w.end for w in words), words[0].start)
+        return Cue(self._count, words[0].start, end, " ".join(w.text for w in words))
+
+
+def cues(words: Iterable[CaptionWord], max_chars: int = 84, max_seconds: float = 7.0) -> Iterator[Cue]:
+    """The cues of a sequence of words (see `CueBuilder`)."""
+    builder = CueBuilder(max_chars, max_seconds)
+    for word in words:
+        yield from builder.add(word)
+    yield from builder.flush()
+
+
+def doc_caption_words(doc: Doc, where: str = "document") -> List[CaptionWord]:
+    """The written words of a punctuated doc (tokens joined up to whitespace),
+    timed from their tokens' `start_time`/`end_time`. Raises a `RecordError`
+    if a word has no timings."""
+    words: List[CaptionWord] = []
+    text, start, end = "", None, None
+    n_tokens = len(doc)
+    for token in doc:
+        if token.is_space:
+            continue
+        text += token.text
+        if token._.start_time is not None:
+            start = token._.start_time if start is None else min(start, token._.start_time)
+            end = token._.end_time if end is None else max(end, token._.end_time)
+        following = doc[token.i + 1] if token.i + 1 < n_tokens else None
+        if following is None or token.whitespace_ or following.is_space:
+            if start is None:
+                raise RecordError(f"{where}: word {len(words) + 1} ({text!r}) has no timings; captions need word timings.")
+            ends = following is None or bool(doc[_next_word(doc, token.i)].is_sent_start)
+            words.append(CaptionWord(text, start, end, ends))
+            text, start, end = "", None, None
+    return words
+
+
+def _next_word(doc: Doc, i: int) -> int:
+    """The index of the first token after `i` that is not whitespace (or `i`)."""
+    for j in range(i + 1, len(doc)):
+        if not doc[j].is_space:
+            return j
+    return i
+
+
+def timestamp(seconds: float, separator: str) -> str:
+    """HH:MM:SS,mmm (SRT: separator ",") or HH:MM:SS.mmm (WebVTT: ".")."""
+    millis = int(round(seconds * 1000))
+    hours, millis = divmod(millis, 3_600_000)
+    minutes, millis = divmod(millis, 60_000)
+    secs, millis = divmod(millis, 1000)
+    return f"{hours:02d}:{minutes:02d}:{secs:02d}{separator}{millis:03d}"
+
+
+def format_cue(cue: Cue, kind: str) -> str:
+    """One cue as SRT or WebVTT text, ending with a blank line."""
+    if kind == "srt":
+        return f"{cue.index}\n{timestamp(cue.start, ',')} --> {timestamp(cue.end, ',')}\n{cue.text}\n\n"
+    if kind == "vtt":
+        return f"{cue.index}\n{timestamp(cue.start, '.')} --> {timestamp(cue.end, '.')}\n{cue.text}\n\n"
+    raise ValueError(f"Unknown caption format {kind!r}; choose one of {', '.join(CAPTION_FORMATS)}.")
+
+
+def caption_header(kind: str) -> str:
+    """What a caption file starts with."""
+    return "WEBVTT\n\n" if kind == "vtt" else ""

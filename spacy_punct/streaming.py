@@ -1,0 +1,250 @@
+"""Punctuation on a stream of words: each word is committed once enough right
+context has been seen, under a decoding policy, and never changes afterwards.
+
+A `Streamer` holds a bounded window: up to `left_context` committed words
+(context for the model and the sentence state) and the words still pending.
+At each new word the model reads the window, and the policy says how many of
+the pending words may be committed (Minixhofer 2021: a fixed lookahead, or
+entropy-threshold decoding). The marks, sentence starts and case of committed
+words come from the same decoding and rewrite as offline punctuation.
+"""
+from dataclasses import dataclass
+from typing import Callable, List, Optional, Sequence
+
+import numpy
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.util import registry
+
+from .decode import Decisions, decode, sentence_starts
+from .inference import find_punctuator, predict_probs
+from .labels import ends_sentence
+from .rewrite import plan_rewrite
+from .timed import RecordError, TimedWord, split_word, timed_word
+
+
+class FixedLookahead:
+    """Commit a word once `lookahead` words follow it."""
+
+    def __init__(self, lookahead: int) -> None:
+        if lookahead < 0:
+            raise ValueError(f"lookahead must be >= 0, not {lookahead}.")
+        self.max_lookahead = lookahead
+        self.min_lookahead = lookahead
+
+    def ready(self, probs: numpy.ndarray, right_context: int) -> bool:
+        return right_context >= self.max_lookahead
+
+
+class EntropyLookahead:
+    """Minixhofer's Algorithm 1: commit a word as soon as the entropy of its
+    class distribution (in nats) is at most `threshold`, else wait for more
+    right context, up to `max_lookahead` words. `min_lookahead` 1 skips the
+    decision without right context, which he found harmful."""
+
+    def __init__(self, threshold: float, max_lookahead: int, min_lookahead: int = 1) -> None:
+        if threshold < 0:
+            raise ValueError(f"threshold must be >= 0, not {threshold}.")
+        if not 0 <= min_lookahead <= max_lookahead:
+            raise ValueError(f"Need 0 <= min_lookahead <= max_lookahead, not {min_lookahead}, {max_lookahead}.")
+        self.threshold = threshold
+        self.max_lookahead = max_lookahead
+        self.min_lookahead = min_lookahead
+
+    def ready(self, probs: numpy.ndarray, right_context: int) -> bool:
+        if right_context >= self.max_lookahead:
+            return True
+        return right_context >= self.min_lookahead and entropy(probs) <= self.threshold
+
+
+def entropy(probs: numpy.ndarray) -> float:
+    """The entropy of a class distribution, in nats."""
+    p = numpy.asarray(probs, dtype="float64")
+    p = p[p > 0]
+    return float(-(p * numpy.log(p)).sum())
+
+
+@registry.misc("spacy_punct.fixed_lookahead.v1")
+def create_fixed_lookahead(lookahead: int = 4) -> FixedLookahead:
+    return FixedLookahead(lookahead)
+
+
+@registry.misc("spacy_punct.entropy_lookahead.v1")
+def create_entropy_lookahead(threshold: float = 0.1, max_lookahead: int = 8, min_lookahead: int = 1) -> EntropyLookahead:
+    return EntropyLookahead(threshold, max_lookahead, min_lookahead)
+
+
+@dataclass(frozen=True)
+class CommittedWord:
+    """A word of the stream, decided."""
+
+    index: int  # position in the stream, from 0
+    word: str  # the input word
+    text: str  # the output: the word cased, with its mark ("So," "trip?")
+    mark: str  # the mark written after the word ("" for none)
+    sentence_start: bool
+    sentence_end: bool  # the word ends its sentence
+    lookahead: int  # the words after it that the model had read
+    start: Optional[float] = None
+    end: Optional[float] = None
+
+
+@dataclass
+class _Word:
+    index: int
+    word: TimedWord
+    tokens: List[str]  # the word's tokens, as the tokenizer splits it
+    spaces: List[bool]
+    marks: Optional[List[str]] = None  # per token, once committed
+    sentence_start: bool = False
+
+
+class Streamer:
+    """Punctuate words as they arrive.
+
+        streamer = Streamer(nlp, FixedLookahead(4))
+        for word in words:
+            for committed in streamer.push(word):
+                print(committed.text, end=" ")
+        for committed in streamer.flush():
+            print(committed.text, end=" ")
+
+    The model reads at most `left_context` committed words and the pending
+    words (at most the policy's `max_lookahead` + 1), so memory and time per
+    word stay bounded over any stream. A word that fails its checks raises a
+    `RecordError` and leaves the stream as it was."""
+
+    def __init__(self, nlp: Language, policy: Optional[Callable] = None, *, left_context: int = 50) -> None:
+        if left_context < 1:
+            raise ValueError(f"left_context must be >= 1 (the sentence state lives there), not {left_context}.")
+        self.nlp = nlp
+        self.name, self.punctuator = find_punctuator(nlp)
+        self.policy = policy if policy is not None else FixedLookahead(4)
+        self.left_context = left_context
+        self._left: List[_Word] = []
+        self._pending: List[_Word] = []
+        self._count = 0
+        self._last: Optional[TimedWord] = None
+
+    @property
+    def pending(self) -> int:
+        """The number of words read and not yet committed."""
+        return len(self._pending)
+
+    def push(self, word, start: Optional[float] = None, end: Optional[float] = None) -> List[CommittedWord]:
+        """Read one word (a string, a `TimedWord` or a {"word", "start", "end"}
+        mapping); return the words committed by it, in order."""
+        if isinstance(word, TimedWord):
+            word = {"word": word.text, "start": word.start, "end": word.end}
+        elif isinstance(word, str) and (start is not None or end is not None):
+            word = {"word": word, "start": start, "end": end}
+        checked = timed_word(word, f"word {self._count + 1}", self._last)
+        if self._last is not None and self._last.timed != checked.timed:
+            raise RecordError(f"word {self._count + 1} ({checked.text!r}): timings must be given for every word or for none.")
+        self._last = checked
+        for part in split_word(checked):
+            doc = self.nlp.make_doc(part.text)
+            self._pending.append(_Word(self._count, part, [t.text for t in doc], [bool(t.whitespace_) for t in doc]))
+            self._pending[-1].spaces[-1] = True
+            self._count += 1
+        if len(self._pending) - 1 < self.policy.min_lookahead:
+            return []  # no word has the right context the policy asks for
+        return self._commit(final=False)
+
+    def flush(self) -> List[CommittedWord]:
+        """Commit every pending word (at the end of the stream, or at a long
+        pause); the stream may go on afterwards."""
+        if not self._pending:
+            return []
+        return self._commit(final=True)
+
+    def _commit(self, final: bool) -> List[CommittedWord]:
+        window = self._left + self._pending
+        doc = self._doc(window)
+        _, probs = next(predict_probs(self.nlp, [doc], batch_size=1))
+        pipe = self.punctuator
+        decisions = decode(
+            doc, probs, pipe.label_set, thresholds=pipe.thresholds, margins=pipe.margins, keep_existing=pipe.keep_existing
+        )
+        first = [0]  # the first token of each word of the window
+        for item in window:
+            first.append(first[-1] + len(item.tokens))
+        slots = set(decisions.slots.words)
+        n_left, n_pending = len(self._left), len(self._pending)
+        count = 0
+        for j in range(n_pending):
+            if not final:
+                tokens = range(first[n_left + j], first[n_left + j + 1])
+                slot = max((t for t in tokens if t in slots), default=None)
+                row = probs[slot] if slot is not None else numpy.ones(1)
+                if not self.policy.ready(row, n_pending - j - 1):
+                    break
+            count += 1
+        if not count:
+            return []
+        marks = list(decisions.marks)
+        for w, item in enumerate(self._left):
+            marks[first[w] : first[w + 1]] = item.marks
+        starts = sentence_starts(decisions.table, marks)
+        if n_left:  # the window's first token starts a sentence only if it did in the stream
+            starts[0] = self._left[0].sentence_start
+        plan = plan_rewrite(doc, Decisions(marks, starts, decisions.slots, decisions.table))
+        texts = _word_texts(plan.words, plan.spaces, plan.source_map, first)
+        committed = []
+        for j in range(count):
+            w = n_left + j
+            item = self._pending[j]
+            item.marks = marks[first[w] : first[w + 1]]
+            item.sentence_start = starts[first[w]]
+            mark = next((m for m in reversed(item.marks) if m), "")
+            committed.append(
+                CommittedWord(
+                    index=item.index,
+                    word=item.word.text,
+                    text=texts[w],
+                    mark=mark,
+                    sentence_start=any(starts[first[w] : first[w + 1]]),
+                    sentence_end=ends_sentence(mark),
+                    lookahead=n_pending - j - 1,
+                    start=item.word.start,
+                    end=item.word.end,
+                )
+            )
+        self._left.extend(self._pending[:count])
+        del self._pending[:count]
+        del self._left[: max(0, len(self._left) - self.left_context)]
+        return committed
+
+    def _doc(self, window: Sequence[_Word]) -> Doc:
+        words = [t for item in window for t in item.tokens]
+        spaces = [s for item in window for s in item.spaces]
+        doc = Doc(self.nlp.vocab, words=words, spaces=spaces)
+        if window and window[0].word.timed:
+            position = 0
+            for item in window:
+                for _ in item.tokens:
+                    doc[position]._.start_time, doc[position]._.end_time = item.word.start, item.word.end
+                    position += 1
+        return doc
+
+
+def _word_texts(words: List[str], spaces: List[bool], source_map: List[int], first: List[int]) -> List[str]:
+    """The rewritten text of each input word: its tokens and the marks
+    inserted after them, without the space that follows."""
+    owner = numpy.searchsorted(first, numpy.arange(first[-1]), side="right") - 1
+    texts = [""] * (len(first) - 1)
+    current = 0
+    for text, space, source in zip(words, spaces, source_map):
+        if source >= 0:
+            current = int(owner[source])
+        texts[current] += text + (" " if space else "")
+    return [text.rstrip(" ") for text in texts]
+
+
+def stream_punctuate(nlp: Language, words, policy: Optional[Callable] = None, *, left_context: int = 50):
+    """Punctuate an iterable of words (see `Streamer.push`), yielding each
+    committed word as soon as it is decided, and the rest at the end."""
+    streamer = Streamer(nlp, policy, left_context=left_context)
+    for word in words:
+        yield from streamer.push(word)
+    yield from streamer.flush()

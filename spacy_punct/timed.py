@@ -1,0 +1,137 @@
+"""Words with timings, as speech recognisers write them: our records'
+`{"words": [{"word", "start", "end"}]}`, Whisper-style word lists and
+`segments[*].words`, and Vosk's `result` list (`{"word", "start", "end",
+"conf"}`). One place checks them, and one place puts their timings on tokens."""
+import json
+from dataclasses import dataclass
+from typing import Any, List, Mapping, Optional, Sequence
+
+import numpy
+from spacy.language import Language
+from spacy.tokens import Doc
+
+
+class RecordError(ValueError):
+    """An input record (or word) is malformed."""
+
+
+@dataclass(frozen=True)
+class TimedWord:
+    """A word, and when it was spoken (seconds), where known."""
+
+    text: str
+    start: Optional[float] = None
+    end: Optional[float] = None
+
+    @property
+    def timed(self) -> bool:
+        return self.start is not None
+
+
+def timed_word(entry: Any, where: str, previous: Optional[TimedWord] = None) -> TimedWord:
+    """Check one word: a string, or an object with "word" (or "text") and
+    optional "start" and "end" in seconds; other fields (Vosk's "conf") are
+    ignored. `previous`: the word before it, which it may not start before."""
+    if isinstance(entry, str):
+        entry = {"word": entry}
+    if not isinstance(entry, Mapping):
+        raise RecordError(f"{where}: expected a word or an object with 'word', 'start', 'end'.")
+    text = entry.get("word", entry.get("text"))
+    if not isinstance(text, str) or not text.strip():
+        raise RecordError(f"{where}: the word is missing or empty.")
+    text = text.strip()
+    start, end = entry.get("start"), entry.get("end")
+    if start is None and end is None:
+        return TimedWord(text)
+    try:
+        start, end = float(start), float(end)
+    except (TypeError, ValueError):
+        raise RecordError(f"{where} ({text!r}): start and end must be numbers, got {start!r}, {end!r}.") from None
+    if not (numpy.isfinite(start) and numpy.isfinite(end) and 0 <= start <= end):
+        raise RecordError(f"{where} ({text!r}): needs 0 <= start <= end, got {start}, {end}.")
+    if previous is not None and previous.start is not None and start < previous.start:
+        raise RecordError(f"{where} ({text!r}): starts at {start}, before the word before it ({previous.start}).")
+    return TimedWord(text, start, end)
+
+
+def timed_words(entries: Sequence[Any], where: str) -> List[TimedWord]:
+    """Check a list of words (see `timed_word`). A word with whitespace inside
+    becomes several words with its timings."""
+    words: List[TimedWord] = []
+    for position, entry in enumerate(entries, start=1):
+        word = timed_word(entry, f"{where}, word {position}", words[-1] if words else None)
+        words.extend(split_word(word))
+    return words
+
+
+def split_word(word: TimedWord) -> List[TimedWord]:
+    """A word written with whitespace inside ("new york") as several words,
+    each with the word's timings."""
+    parts = word.text.split()
+    if len(parts) == 1:
+        return [word]
+    return [TimedWord(part, word.start, word.end) for part in parts]
+
+
+# the fields of a record that can hold its words
+WORD_LIST_KEYS = ("words", "result", "segments")
+
+
+def record_word_list(record: Mapping[str, Any], where: str) -> Optional[List[Any]]:
+    """The word list of a record in one of the known shapes (None if it has
+    none): "words" (ours, Whisper-style word lists), "result" (Vosk),
+    "segments" with "words" in each (Whisper)."""
+    for key in ("words", "result"):
+        if key in record:
+            words = record[key]
+            if not isinstance(words, list):
+                raise RecordError(f"{where}: '{key}' must be a list of {{'word', 'start', 'end'}} objects.")
+            return words
+    segments = record.get("segments")
+    if isinstance(segments, list) and segments and all(isinstance(s, Mapping) and "words" in s for s in segments):
+        words = []
+        for number, segment in enumerate(segments, start=1):
+            if not isinstance(segment["words"], list):
+                raise RecordError(f"{where}, segment {number}: 'words' must be a list.")
+            words.extend(segment["words"])
+        return words
+    return None
+
+
+def words_doc(nlp: Language, words: Sequence[TimedWord]) -> Doc:
+    """The doc of words joined by spaces, each token with the timings of the
+    word it is part of (`token._.start_time`, `token._.end_time`)."""
+    texts = [word.text for word in words]
+    doc = nlp.make_doc(" ".join(texts))
+    if any(word.timed for word in words):
+        ends = numpy.cumsum([len(text) + 1 for text in texts])  # one space after each word
+        for token in doc:
+            word = words[int(numpy.searchsorted(ends, token.idx, side="right"))]
+            if word.timed:
+                token._.start_time, token._.end_time = word.start, word.end
+    return doc
+
+
+def line_words(line: str, where: str) -> List[Any]:
+    """The words on one line of a word stream: plain words separated by
+    whitespace, or JSON: a word object, a list of words, or a record with a
+    word list (see `record_word_list`; Vosk's results, Whisper's segments)."""
+    stripped = line.strip()
+    if not stripped.startswith(("{", "[")):
+        return stripped.split()
+    try:
+        value = json.loads(stripped)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{where}: not JSON ({e.msg}).") from None
+    if isinstance(value, list):
+        return value
+    if not isinstance(value, Mapping):
+        raise RecordError(f"{where}: expected a word object, a list of words, or a record with words.")
+    words = record_word_list(value, where)
+    if words is not None:
+        return words
+    if "word" in value or "text" in value and ("start" in value or "end" in value):
+        return [value]
+    if isinstance(value.get("text"), str):  # a recogniser's result without word timings
+        return value["text"].split()
+    raise RecordError(f"{where}: no words found (expected 'word', 'words', 'result', 'segments' or 'text').")

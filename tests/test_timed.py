@@ -1,0 +1,51 @@
+import pytest
+import spacy
+
+from spacy_punct.timed import RecordError, TimedWord, line_words, record_word_list, timed_words, words_doc
+
+
+def test_timed_words_accept_the_shapes_recognisers_write():
+    words = timed_words(["so", {"word": " how ", "start": 0.5, "end": 0.7}, {"text": "new york", "start": 1, "end": 2}], "r")
+    assert words == [TimedWord("so"), TimedWord("how", 0.5, 0.7), TimedWord("new", 1.0, 2.0), TimedWord("york", 1.0, 2.0)]
+    vosk = {"result": [{"conf": 0.9, "end": 1.0, "start": 0.5, "word": "hi"}], "text": "hi"}
+    assert record_word_list(vosk, "r") == vosk["result"]
+    whisper = {"segments": [{"words": [{"word": "a", "start": 0, "end": 1}]}, {"words": [{"word": "b", "start": 1, "end": 2}]}]}
+    assert [w["word"] for w in record_word_list(whisper, "r")] == ["a", "b"]
+    assert record_word_list({"text": "a b"}, "r") is None
+
+
+@pytest.mark.parametrize(
+    "entries,message",
+    [
+        ([{"word": "a", "start": 2, "end": 1}], "word 1 .'a'.: needs 0 <= start <= end"),
+        ([{"word": "a", "start": 1, "end": 2}, {"word": "b", "start": 0.5, "end": 2}], "word 2 .'b'.: starts at 0.5"),
+        ([{"word": "a", "start": "soon", "end": 2}], "must be numbers"),
+        ([{"word": "a", "start": 1}], "must be numbers"),
+        ([{"word": "  "}], "word 1: the word is missing or empty"),
+        ([{"start": 1, "end": 2}], "missing or empty"),
+        ([3], "expected a word"),
+        ([{"word": "a", "start": float("nan"), "end": 1}], "needs 0 <= start <= end"),
+    ],
+)
+def test_bad_words_name_the_word(entries, message):
+    with pytest.raises(RecordError, match=message):
+        timed_words(entries, "record 4")
+
+
+def test_line_words():
+    assert line_words("so how  was\n", "line 1") == ["so", "how", "was"]
+    assert line_words('{"word": "a", "start": 0, "end": 1}', "line 1") == [{"word": "a", "start": 0, "end": 1}]
+    assert line_words('[{"word": "a"}, "b"]', "line 1") == [{"word": "a"}, "b"]
+    assert line_words('{"result": [{"word": "a"}], "text": "a"}', "line 1") == [{"word": "a"}]
+    assert line_words('{"text": "a partial result"}', "line 1") == ["a", "partial", "result"]
+    with pytest.raises(RecordError, match="line 3: not JSON"):
+        line_words('{"word": ', "line 3")
+    with pytest.raises(RecordError, match="line 2: no words found"):
+        line_words('{"speaker": 1}', "line 2")
+
+
+def test_words_doc_puts_timings_on_tokens():
+    nlp = spacy.blank("en")
+    doc = words_doc(nlp, [TimedWord("we", 0.0, 0.2), TimedWord("didn't", 0.3, 0.6), TimedWord("go", 0.7, 0.9)])
+    assert [(t.text, t._.start_time) for t in doc] == [("we", 0.0), ("did", 0.3), ("n't", 0.3), ("go", 0.7)]
+    assert words_doc(nlp, [TimedWord("a"), TimedWord("b")])[0]._.start_time is None
