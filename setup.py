@@ -36,6 +36,7 @@ setup(
             "spacy_punct.PunctuatorModel.v1 = spacy_punct.model:build_punctuator_model",
             "spacy_punct.BiLSTMEncoder.v1 = spacy_punct.layers.bilstm:build_bilstm_encoder",
         ],
+        "thinc_layers": ["spacy_punct.PauseFeatures.v1 = spacy_punct.layers.pauses:build_pause_features"],
         "spacy_readers": ["spacy_punct.PunctCorpus.v1 = spacy_punct.training.corpus:PunctCorpus"],
         "spacy_scorers": ["spacy_punct.punct_scorer.v1 = spacy_punct.scorer:make_punct_scorer"],
         "spacy_augmenters": [

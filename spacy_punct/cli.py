@@ -131,7 +131,7 @@ def convert(
         fail(str(e))
     if not docs:
         fail(f"{input} holds no text to convert.")
-    DocBin(docs=docs).to_disk(output)
+    DocBin(docs=docs, store_user_data=True).to_disk(output)  # word timings, where the source has them
     typer.echo(f"Wrote {output}\n{stats.summary()}")
 
 

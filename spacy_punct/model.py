@@ -6,6 +6,8 @@ from spacy.util import registry
 from thinc.api import Model, Relu, Softmax, chain, with_array
 from thinc.types import Floats2d
 
+from .layers.pauses import with_pauses
+
 
 @registry.architectures("spacy_punct.PunctuatorModel.v1")
 def build_punctuator_model(
@@ -13,6 +15,7 @@ def build_punctuator_model(
     hidden_width: int = 128,
     dropout: float = 0.2,
     nO: Optional[int] = None,
+    pauses: Optional[Model[List[Doc], List[Floats2d]]] = None,
 ) -> Model[List[Doc], List[Floats2d]]:
     """Predict, for every token, a distribution over the punctuation classes.
 
@@ -21,13 +24,16 @@ def build_punctuator_model(
     hidden_width: width of the ReLU hidden layer; 0 for a linear head.
     dropout: dropout after the hidden layer.
     nO: the number of labels; set by the component when it is initialized.
+    pauses: features from word timings appended to the token vectors
+        (`spacy_punct.PauseFeatures.v1`); None (the default) reads words only.
     """
     output_layer = Softmax(nO=nO)
     if hidden_width > 0:
         head = chain(Relu(nO=hidden_width, dropout=dropout), output_layer)
     else:
         head = output_layer
-    model = chain(tok2vec, with_empty_docs(head))
+    features = with_pauses(tok2vec, pauses) if pauses is not None else tok2vec
+    model = chain(features, with_empty_docs(head))
     model.set_ref("tok2vec", tok2vec)
     model.set_ref("output_layer", output_layer)
     return model

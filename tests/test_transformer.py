@@ -100,3 +100,26 @@ def test_long_doc_through_strided_windows(trained_trf):
     assert probs.shape == (len(words), 4)
     numpy.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-4)
     assert len(list(doc.sents)) > 1
+
+
+def test_pause_features_on_a_transformer_listener(tiny_bert, tmp_path):
+    from spacy.tokens import DocBin
+
+    from spacy_punct.timed import TimedWord, words_doc
+
+    nlp = trf_pipeline(tiny_bert)
+    nlp.remove_pipe("punctuator")
+    nlp.add_pipe("punctuator", config={
+        "model": {
+            "@architectures": "spacy_punct.PunctuatorModel.v1",
+            "hidden_width": 16,
+            "tok2vec": {"@architectures": "spacy-transformers.TransformerListener.v1", "pooling": {"@layers": "reduce_mean.v1"}},
+            "pauses": {"@layers": "spacy_punct.PauseFeatures.v1", "thresholds": [0.28]},
+        }
+    })
+    DocBin(docs=[nlp.make_doc(t) for t in TEXTS[:2]]).to_disk(tmp_path / "tiny.spacy")
+    train(nlp, reader_examples(nlp, tmp_path / "tiny.spacy"), n_iter=2)
+    timed = words_doc(nlp, [TimedWord("so", 0.0, 0.2), TimedWord("how", 0.3, 0.5), TimedWord("was", 1.5, 1.7)])
+    docs = list(nlp.pipe([timed, nlp.make_doc(""), nlp.make_doc("where did you stay")]))
+    assert [t.lower_ for t in docs[0] if t._.source_i is not None] == ["so", "how", "was"]
+    assert docs[1].text == "" and len(docs[2]) >= 4

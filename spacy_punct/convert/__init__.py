@@ -3,6 +3,7 @@ from .common import ConversionError, ConversionStats, ConvertOptions
 from .conllu import convert_conllu
 from .iwslt import convert_iwslt_xml
 from .text import convert_text
+from .timed import convert_timed_jsonl
 from .tokens import convert_tokens
 
 CONVERTERS = {
@@ -10,6 +11,7 @@ CONVERTERS = {
     "conllu": convert_conllu,
     "iwslt-xml": convert_iwslt_xml,
     "text": convert_text,
+    "timed-jsonl": convert_timed_jsonl,
 }
 
 __all__ = ["CONVERTERS", "ConversionError", "ConversionStats", "ConvertOptions"]

@@ -1,4 +1,5 @@
 """Registered layers, one per module."""
 from .bilstm import build_bilstm_encoder
+from .pauses import build_pause_features
 
-__all__ = ["build_bilstm_encoder"]
+__all__ = ["build_bilstm_encoder", "build_pause_features"]
