@@ -126,20 +126,27 @@ def word_offsets(doc: Doc, table: Optional[TokenTable] = None) -> Tuple[str, Lis
 
 def doc_classes(doc: Doc, label_set: LabelSet) -> Tuple[str, Dict[int, int]]:
     """The doc's joined words and the class index of `token._.punct` after each
-    word, keyed by the word's end offset (EMPTY left out)."""
+    word, keyed by the word's end offset (EMPTY left out; -1 where the mark is
+    unknown: a reference word given as context only)."""
     text, ends = word_offsets(doc)
     classes: Dict[int, int] = {}
     for token, end in zip(doc, ends):
         if end is not None:
-            index = label_set.class_of(token._.punct)
+            mark = token._.punct
+            index = UNKNOWN if mark is None and doc.has_unknown_spaces else label_set.class_of(mark)
             if index:
                 classes[end] = index
     return text, classes
 
 
+# the class of a word whose gold mark is not known
+UNKNOWN = -1
+
+
 def gold_classes(example: Example, label_set: LabelSet) -> List[int]:
     """Per predicted token, the class index of the reference's `token._.punct`
-    after the same word; -1 for whitespace and punctuation tokens."""
+    after the same word; -1 for whitespace and punctuation tokens and for
+    words whose mark is unknown."""
     pred_text, pred_ends = word_offsets(example.predicted)
     gold_text, gold = doc_classes(example.reference, label_set)
     if pred_text != gold_text:

@@ -35,6 +35,10 @@ def score_punctuation(
         n_words += sum(end is not None for end in word_offsets(example.reference)[1])
         gold_text, gold_classes = doc_classes(example.reference, label_set)
         pred_text, pred_classes = doc_classes(example.predicted, label_set)
+        unknown = {end for end, index in gold_classes.items() if index < 0}  # context-only words
+        if unknown:
+            gold_classes = {end: index for end, index in gold_classes.items() if end not in unknown}
+            pred_classes = {end: index for end, index in pred_classes.items() if end not in unknown}
         gold = {end: labels[index] for end, index in gold_classes.items()}
         pred = {end: labels[index] for end, index in pred_classes.items()}
         if gold_text != pred_text:

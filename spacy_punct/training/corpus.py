@@ -1,6 +1,6 @@
 """The training reader: DocBins of natural punctuated text -> Examples whose
 predicted Doc has bare words and whose reference carries the gold marks."""
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -35,6 +35,12 @@ class PunctCorpus:
     seed: seed of the chunk offsets and the order.
     limit: read at most this many docs (0: all).
     augmenter: applied to every example (for instance `spacy_punct.asr_noise.v1`).
+    lookahead: [l_min, l_max], to train for the edge of a stream (Minixhofer
+        2021): each chunk is read with l words after it, l drawn from the range
+        per chunk, which are context only (no loss; they are learned in the
+        next chunk). The chunk's last word is then predicted from exactly l
+        words of right context, as a streamer with lookahead l does. Short
+        chunks (`max_length` 20-40) put more words near that edge.
 
     Custom token attributes of the docs (word timings `start_time`/`end_time`)
     are carried to both sides of the examples.
@@ -51,6 +57,7 @@ class PunctCorpus:
         seed: int = 0,
         limit: int = 0,
         augmenter: Optional[Augmenter] = None,
+        lookahead: Optional[Sequence[int]] = None,
     ) -> None:
         if path is None:
             raise ValueError("PunctCorpus needs a path to a .spacy file or a folder of them.")
@@ -64,6 +71,9 @@ class PunctCorpus:
         self.seed = seed
         self.limit = limit
         self.augmenter = augmenter
+        if lookahead is not None and (len(lookahead) != 2 or not 0 <= lookahead[0] <= lookahead[1]):
+            raise ValueError(f"lookahead must be [l_min, l_max] with 0 <= l_min <= l_max, not {lookahead}.")
+        self.lookahead = tuple(lookahead) if lookahead is not None else None
         self.epoch = 0
 
     def __call__(self, nlp: Language) -> Iterator[Example]:
@@ -83,7 +93,12 @@ class PunctCorpus:
         for doc in read_docbins(self.path, nlp.vocab, self.limit):
             records = word_records(doc, self.lowercase)
             for start, end in self._chunks(len(records), rng):
-                yield make_example(nlp.vocab, records[start:end])
+                if self.lookahead is None:
+                    yield make_example(nlp.vocab, records[start:end])
+                    continue
+                right = int(rng.integers(self.lookahead[0], self.lookahead[1] + 1))
+                context = [replace(record, mark=None) for record in records[end : end + right]]
+                yield make_example(nlp.vocab, records[start:end] + context)
 
     def _chunks(self, n_words: int, rng: numpy.random.Generator) -> Iterator[Tuple[int, int]]:
         size = self.max_length or n_words
@@ -129,7 +144,7 @@ class WordRecord:
     text: str
     seen: str
     space: bool
-    mark: str
+    mark: Optional[str]  # None: no gold (context only)
     extra: Dict[str, Any] = field(default_factory=dict)
 
 
@@ -199,7 +214,7 @@ def example_records(example: Example) -> List[WordRecord]:
     """The records an example made by `make_example` was built from."""
     extras = token_extension_values(example.reference, skip=("punct",))
     return [
-        WordRecord(ref.text, pred.text, bool(pred.whitespace_), ref._.punct or "", extra)
+        WordRecord(ref.text, pred.text, bool(pred.whitespace_), ref._.punct, extra)
         for pred, ref, extra in zip(example.predicted, example.reference, extras)
     ]
 

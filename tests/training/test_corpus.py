@@ -110,3 +110,31 @@ def test_word_timings_survive_the_reader_and_the_augmenter(nlp, tmp_path):
     kept = [(t.text, t._.start_time) for t in noisy.predicted if t.text != "[UNK]"]
     assert kept and all(start == dict([("so", 0.0), ("how", 2.0), ("was", 3.0), ("it", 4.0), ("fine", 6.0)])[text] for text, start in kept)
     assert [t._.start_time for t in noisy.reference] == [t._.start_time for t in noisy.predicted]
+
+
+def test_lookahead_chunks_read_context_without_gold(nlp, corpus_path):
+    from spacy_punct.align import gold_classes
+    from spacy_punct.labels import LabelSet
+    from spacy_punct.scorer import score_punctuation
+
+    label_set = LabelSet(["EMPTY", "COMMA", "PERIOD", "QUESTION"])
+    plain = list(PunctCorpus(corpus_path, max_length=4)(nlp))
+    edged = list(PunctCorpus(corpus_path, max_length=4, lookahead=[2, 2])(nlp))
+    assert len(plain) == len(edged)
+    labelled = 0
+    for a, b in zip(plain, edged):
+        assert b.predicted.text.startswith(a.predicted.text)
+        gold = gold_classes(b, label_set)
+        n_context = len(b.predicted) - len(a.predicted)
+        assert n_context <= 2 and all(g == -1 for g in gold[len(gold) - n_context :])
+        assert gold[: len(a.predicted)] == gold_classes(a, label_set)
+        labelled += sum(g >= 0 for g in gold)
+    assert labelled == sum(len(eg.predicted) for eg in plain)  # every word learned once
+    # the scorer leaves the context words out: a perfect guess scores 1.0
+    for eg in edged:
+        eg.predicted = eg.reference.copy()
+        for token in eg.predicted:
+            token._.punct = token._.punct or ""
+    assert score_punctuation(edged)["punct_f"] == 1.0
+    with pytest.raises(ValueError, match="lookahead"):
+        PunctCorpus(corpus_path, lookahead=[3, 1])
