@@ -1,14 +1,19 @@
 """Write benchmarks/RESULTS.md and its plots from what the project's benchmark
 workflow measured: metrics/<run>/*.json (spacy-punct evaluate),
-training/<run>/training.json and log.jsonl (spacy-punct train) and
-metrics/<run>/windows.json (benchmarks/windows.py).
+training/<run>/training.json and log.jsonl (spacy-punct train),
+metrics/<run>/windows.json (benchmarks/windows.py) and
+metrics/<run>/streaming.json (benchmarks/streaming.py).
+
+RESULTS.md is made of sections between `<!-- section: NAME -->` lines; a
+section whose measurements are not there is kept as it was, so that a part of
+the benchmark can be run again alone.
 
 Usage: python benchmarks/report.py [--metrics metrics] [--training training] [--output benchmarks]
 """
 import argparse
 import json
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Sequence
 
 import matplotlib
 
@@ -20,10 +25,18 @@ RUNS = {
     "bn": "Bangla, CPU recipe (configs/bn_cpu.cfg)",
     "hu": "Hungarian, CPU recipe (configs/hu_cpu.cfg)",
     "en-tiny-trf": "English, transformer recipe (configs/en_trf.cfg) on a small BERT trained from scratch",
+    "en-small-trf": "English, small pretrained transformer on CPU (configs/en_small_trf.cfg, all-MiniLM-L6-v2)",
+    "en-edge": "English, CPU recipe trained for the stream edge (30-word chunks, 0-4 words of right context)",
 }
 
 # micro F1 targets of the CPU recipes (issue: accuracy on real data)
 TARGETS = {("en", "test2011"): 66.0, ("bn", "test_news"): 80.0, ("hu", "dev"): 60.0}
+
+
+# the runs of the main section: the recipes on every corpus (the others get sections of their own)
+MAIN_RUNS = ("en", "bn", "hu", "en-tiny-trf")
+# metrics/<run>/*.json files that are not `spacy-punct evaluate` scores
+NOT_SCORES = ("windows", "streaming")
 
 
 def load(path: Path) -> Any:
@@ -49,16 +62,16 @@ def scores_table(scores: Dict[str, Any]) -> List[str]:
     return rows
 
 
-def summary_table(metrics: Path, training: Path) -> List[str]:
+def summary_table(metrics: Path, training: Path, runs: Sequence[str]) -> List[str]:
     rows = [
         "| run | test set | micro F1 | target | macro F1 | training minutes | words/s |",
         "|---|---|---:|---:|---:|---:|---:|",
     ]
-    for run in RUNS:
+    for run in runs:
         summary = training / run / "training.json"
         minutes = f"{load(summary)['minutes']:.1f}" if summary.exists() else ""
         for path in sorted((metrics / run).glob("*.json")) if (metrics / run).is_dir() else []:
-            if path.stem == "windows":
+            if path.stem in NOT_SCORES:
                 continue
             scores = load(path)
             target = TARGETS.get((run, path.stem))
@@ -76,7 +89,7 @@ def run_section(run: str, metrics: Path, training: Path) -> List[str]:
         info = load(summary)
         lines += [f"Training: {info['minutes']:.1f} minutes on the CPU, ended by the {info['ended_by']}.", ""]
     for path in sorted((metrics / run).glob("*.json")):
-        if path.stem == "windows":
+        if path.stem in NOT_SCORES:
             continue
         lines += [f"### `{path.stem}`", ""] + scores_table(load(path)) + [""]
     return lines
@@ -156,6 +169,72 @@ def windows_section(windows: Dict[str, Any], output: Path) -> List[str]:
     return lines + ["", "![F1 against predictions per token](predictions_per_token.png)", ""]
 
 
+def streaming_section(runs: Dict[str, Dict[str, Any]], output: Path) -> List[str]:
+    lines = [
+        "## Streaming: F1 against lookahead, latency per word",
+        "",
+        "IWSLT test2011 streamed word by word (`benchmarks/streaming.py`): each word is committed after *l* more "
+        "words (fixed lookahead) or once the entropy of its prediction is at most *h* nats (entropy decoding, "
+        "at least 1 and at most 8 words ahead; mean lookahead shown). Offline: the same model on whole documents. "
+        "Latency: the time of each `Streamer.push` (the model reads the left context and the pending words).",
+        "",
+        "| model | words | decoding | micro F1 | offline F1 | mean lookahead | p50 ms | p95 ms |",
+        "|---|---:|---|---:|---:|---:|---:|---:|",
+    ]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for run, data in runs.items():
+        offline = 100 * data["offline"]["punct_f"]
+        for row in data["fixed"]:
+            lines.append(f"| {run} | {data['words']:,} | lookahead {row['lookahead']} | {100 * row['punct_f']:.1f} "
+                         f"| {offline:.1f} | {row['lookahead']} | | |")
+        subset_offline = 100 * data["offline_stream_words"]["punct_f"]
+        for row in data["streamed"]:
+            what = f"lookahead {row['value']}" if row["policy"] == "fixed" else f"entropy h = {row['value']}"
+            lines.append(f"| {run} | {data['stream_words']:,} | {what} (Streamer) | {100 * row['punct_f']:.1f} "
+                         f"| {subset_offline:.1f} | {row['mean_lookahead']:.2f} | {row['latency_ms_p50']:.1f} "
+                         f"| {row['latency_ms_p95']:.1f} |")
+        line = ax.plot([r["lookahead"] for r in data["fixed"]], [100 * r["punct_f"] for r in data["fixed"]],
+                       marker="o", label=f"{run}: fixed lookahead")[0]
+        entropy = [r for r in data["streamed"] if r["policy"] == "entropy"]
+        ax.plot([r["mean_lookahead"] for r in entropy], [100 * r["punct_f"] for r in entropy], marker="x",
+                linestyle="--", color=line.get_color(), label=f"{run}: entropy decoding")
+        ax.axhline(offline, color=line.get_color(), linestyle=":", linewidth=1)
+    ax.set_xlabel("lookahead (words; mean for entropy decoding)")
+    ax.set_ylabel("micro F1 (test2011)")
+    ax.set_title("Streaming: F1 against lookahead (dotted: offline)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(output / "streaming.png", dpi=120)
+    plt.close(fig)
+    threads = sorted({data["threads"] for data in runs.values()})
+    lines += ["", f"Torch threads: {', '.join(map(str, threads))}; left context: "
+              + ", ".join(f"{run} {data['left_context']} words" for run, data in runs.items()) + ".", "",
+              "![F1 against lookahead](streaming.png)", ""]
+    return lines
+
+
+def read_sections(path: Path) -> Dict[str, List[str]]:
+    """The sections of an existing RESULTS.md (a file without markers is one
+    section, "main")."""
+    if not path.exists():
+        return {}
+    sections: Dict[str, List[str]] = {}
+    name = "main"
+    for line in path.read_text(encoding="utf8").split("\n"):
+        if line.startswith("<!-- section: "):
+            name = line[len("<!-- section: ") : -len(" -->")]
+            sections[name] = []
+        else:
+            sections.setdefault(name, []).append(line)
+    return sections
+
+
+def write_sections(path: Path, sections: Dict[str, List[str]]) -> None:
+    text = "\n".join(f"<!-- section: {name} -->\n" + "\n".join(lines) for name, lines in sections.items())
+    path.write_text(text.rstrip("\n") + "\n", encoding="utf8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--metrics", type=Path, default=Path("metrics"))
@@ -163,18 +242,40 @@ def main() -> None:
     parser.add_argument("--output", type=Path, default=Path("benchmarks"))
     args = parser.parse_args()
     args.output.mkdir(parents=True, exist_ok=True)
+    results = args.output / "RESULTS.md"
+    sections = read_sections(results)
+    if all(_has_scores(args.metrics / run) for run in MAIN_RUNS):
+        sections["main"] = main_section(args)
+    for run in RUNS:
+        if run not in MAIN_RUNS and _has_scores(args.metrics / run):
+            sections[f"run-{run}"] = summary_table(args.metrics, args.training, [run]) + run_section(
+                run, args.metrics, args.training
+            )
+    streams = {run: load(args.metrics / run / "streaming.json") for run in RUNS
+               if (args.metrics / run / "streaming.json").exists()}
+    if streams:
+        sections["streaming"] = streaming_section(streams, args.output)
+    write_sections(results, sections)
+    print(f"Wrote {results}")
+
+
+def _has_scores(folder: Path) -> bool:
+    return folder.is_dir() and any(p.stem not in NOT_SCORES for p in folder.glob("*.json"))
+
+
+def main_section(args) -> List[str]:
     lines = [
         "# Benchmark results",
         "",
         "Written by `spacy project run benchmark` (`benchmarks/report.py`); every figure below was measured "
-        "by that workflow on a 2-core CPU, models trained from scratch on the training portions only.",
+        "by that workflow on a 2-core CPU, models trained on the training portions only.",
         "Test sets are read as whole documents, lower-cased, without punctuation; `asr-noise-0.1` is test2011",
         "with 10% of the words altered by `spacy_punct.asr_noise.v1` (substituted by, or preceded by, an unknown",
         "word, or deleted; seed 0).",
         "",
-    ] + summary_table(args.metrics, args.training)
-    for run in RUNS:
-        if (args.metrics / run).is_dir():
+    ] + summary_table(args.metrics, args.training, MAIN_RUNS)
+    for run in MAIN_RUNS:
+        if _has_scores(args.metrics / run):
             lines += run_section(run, args.metrics, args.training)
     english = args.metrics / "en" / "test2011.json"
     if english.exists():
@@ -185,8 +286,7 @@ def main() -> None:
         lines += windows_section(load(windows), args.output)
     if plot_training(args.training, args.output):
         lines += ["## Held-out F1 during training", "", "![held-out F1 during training](dev_f1.png)", ""]
-    (args.output / "RESULTS.md").write_text("\n".join(lines), encoding="utf8")
-    print(f"Wrote {args.output / 'RESULTS.md'}")
+    return lines
 
 
 if __name__ == "__main__":
