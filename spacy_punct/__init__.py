@@ -18,16 +18,23 @@ from .punctuator import Punctuator, make_punctuator
 from .rewrite import rewrite_doc
 from .rewriter import PunctRewriter, make_punct_rewriter
 from .scorer import make_punct_scorer, score_punctuation
+from .streaming import CommittedWord, EntropyLookahead, FixedLookahead, Streamer, stream_punctuate
+from .timed import TimedWord
 from .training import PunctCorpus, create_asr_noise_augmenter
 
 __all__ = [
     "__version__",
+    "CommittedWord",
+    "EntropyLookahead",
+    "FixedLookahead",
     "LabelSet",
     "PipelineError",
     "PunctCorpus",
     "PunctRewriter",
     "Punctuator",
     "RecordError",
+    "Streamer",
+    "TimedWord",
     "build_punctuator_model",
     "create_asr_noise_augmenter",
     "evaluate",
@@ -43,4 +50,5 @@ __all__ = [
     "register_extensions",
     "rewrite_doc",
     "score_punctuation",
+    "stream_punctuate",
 ]
