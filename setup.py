@@ -31,6 +31,7 @@ setup(
         "spacy_factories": [
             "punctuator = spacy_punct.punctuator:make_punctuator",
             "punct_rewriter = spacy_punct.rewriter:make_punct_rewriter",
+            "int8_quantizer = spacy_punct.quantizer:make_int8_quantizer",
         ],
         "spacy_architectures": [
             "spacy_punct.PunctuatorModel.v1 = spacy_punct.model:build_punctuator_model",

@@ -371,6 +371,28 @@ class _StreamWriter:
             self.target.flush()
 
 
+@app.command(short_help="Save a copy of a transformer pipeline that runs with int8 weights.")
+def quantize(
+    model: str = typer.Argument(..., help="A transformer pipeline name or path with a punctuator."),
+    output: Path = typer.Argument(..., help="The folder to write the quantized pipeline to (must not exist)."),
+    dtype: str = typer.Option("qint8", help="qint8 (int8 linear layers) or float16."),
+) -> None:
+    """Add an `int8_quantizer` before the transformers: at inference their
+    linear layers run with int8 weights (PyTorch dynamic quantization, CPU);
+    the float weights are what is saved, so the copy loads anywhere."""
+    from .quantizer import add_quantizer
+
+    if output.exists():
+        fail(f"{output} exists: choose a new folder (nothing was written).")
+    nlp = _load(model)
+    try:
+        add_quantizer(nlp, dtype)
+    except ValueError as e:
+        fail(str(e))
+    nlp.to_disk(output)
+    typer.echo(f"Wrote {output} (pipeline: {', '.join(nlp.pipe_names)})")
+
+
 @app.command(short_help="Score a pipeline on test sets.")
 def evaluate(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),

@@ -1,0 +1,121 @@
+"""The `int8_quantizer` pipeline component: the pipeline's transformers run
+with int8 weights in their linear layers (PyTorch dynamic quantization) on the
+CPU, and are saved with their float weights, so that a quantized pipeline is
+saved and loaded as any other.
+
+It sits before the transformers: on the first doc it quantizes a copy of each
+transformer's model and puts it in place of the float one, which it keeps;
+before the pipeline is saved (its `to_disk` runs before the transformers')
+it puts the float models back. Inference only: training needs the float
+weights."""
+import warnings
+from typing import Any, Dict, Iterable, Iterator, List, Optional
+
+from spacy.language import Language
+from spacy.pipeline import Pipe
+from spacy.tokens import Doc
+
+QUANTIZED_TYPES = {"qint8": "qint8", "float16": "float16"}
+
+
+@Language.factory("int8_quantizer", default_config={"dtype": "qint8"})
+def make_int8_quantizer(nlp: Language, name: str, dtype: str) -> "Int8Quantizer":
+    """Quantize the linear layers of the pipeline's transformers at inference
+    (`dtype`: "qint8", or "float16" for half-precision weights)."""
+    if dtype not in QUANTIZED_TYPES:
+        raise ValueError(f"dtype must be one of {sorted(QUANTIZED_TYPES)}, not {dtype!r}.")
+    return Int8Quantizer(nlp, name, dtype)
+
+
+def hf_shims(nlp: Language) -> List[Any]:
+    """The Hugging Face shims of the pipeline's components (spacy-transformers)."""
+    shims = []
+    for _, pipe in nlp.pipeline:
+        model = getattr(pipe, "model", None)
+        if model is None:
+            continue
+        for node in model.walk():
+            shims.extend(s for s in node.shims if hasattr(getattr(s, "_model", None), "get_input_embeddings"))
+    return shims
+
+
+class Int8Quantizer(Pipe):
+    def __init__(self, nlp: Language, name: str = "int8_quantizer", dtype: str = "qint8") -> None:
+        self.nlp = nlp
+        self.name = name
+        self.dtype = dtype
+        self._float: Dict[int, Any] = {}  # id(shim) -> its float model, while quantized
+
+    @property
+    def quantized(self) -> bool:
+        return bool(self._float)
+
+    def quantize(self) -> int:
+        """Put quantized copies of the transformers' models in place; return how many."""
+        import torch
+
+        if self._float:
+            return len(self._float)
+        shims = hf_shims(self.nlp)
+        if not shims:
+            raise ValueError(f"'{self.name}': the pipeline has no transformer to quantize.")
+        dtype = getattr(torch, QUANTIZED_TYPES[self.dtype])
+        for shim in shims:
+            model = shim._model
+            model.eval()
+            with warnings.catch_warnings():
+                # torch.ao's eager quantization warns of its move to torchao, which is not a dependency
+                warnings.simplefilter("ignore", DeprecationWarning)
+                warnings.filterwarnings("ignore", message=".*quantize_per_tensor.*")
+                shim._model = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=dtype, inplace=False)
+            self._float[id(shim)] = model
+        return len(shims)
+
+    def restore(self) -> None:
+        """Put the float models back."""
+        for shim in hf_shims(self.nlp):
+            if id(shim) in self._float:
+                shim._model = self._float.pop(id(shim))
+        self._float.clear()
+
+    def __call__(self, doc: Doc) -> Doc:
+        self.quantize()
+        return doc
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        self.quantize()
+        yield from stream
+
+    def initialize(self, get_examples=None, *, nlp: Optional[Language] = None) -> None:
+        raise ValueError(
+            f"'{self.name}' is for inference: train without it, then add it "
+            "(spacy-punct quantize MODEL OUTPUT)."
+        )
+
+    def to_bytes(self, *, exclude=tuple()) -> bytes:
+        self.restore()  # the transformers after this component save float weights
+        return b""
+
+    def from_bytes(self, bytes_data: bytes, *, exclude=tuple()) -> "Int8Quantizer":
+        self.restore()
+        return self
+
+    def to_disk(self, path, *, exclude=tuple()) -> None:
+        self.restore()
+
+    def from_disk(self, path, *, exclude=tuple()) -> "Int8Quantizer":
+        self.restore()
+        return self
+
+
+def add_quantizer(nlp: Language, dtype: str = "qint8") -> str:
+    """Add an `int8_quantizer` before the pipeline's first transformer; return its name."""
+    from .windows import transformer_names
+
+    names = transformer_names(nlp)
+    if not names:
+        raise ValueError("The pipeline has no transformer to quantize: quantization speeds up transformer recipes.")
+    if "int8_quantizer" in nlp.pipe_names:
+        raise ValueError("The pipeline is quantized already.")
+    nlp.add_pipe("int8_quantizer", before=names[0], config={"dtype": dtype})
+    return "int8_quantizer"

@@ -1,0 +1,71 @@
+"""The int8_quantizer with the tiny local BERT."""
+import numpy
+import pytest
+import spacy
+from typer.testing import CliRunner
+
+from spacy_punct.cli import app
+from spacy_punct.inference import load_pipeline, predict_probs
+from spacy_punct.quantizer import add_quantizer, hf_shims
+
+from .conftest import TEXTS
+from .test_transformer import trained_trf, trf_pipeline  # noqa: F401  (the fixture)
+
+BARE = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
+
+
+def _probs(nlp):
+    return [p for _, p in predict_probs(nlp, (nlp.make_doc(t) for t in BARE))]
+
+
+def test_quantized_pipeline_predicts_alike_and_saves_float_weights(trained_trf, tmp_path):
+    import torch
+
+    nlp, _, _ = trained_trf
+    nlp.to_disk(tmp_path / "float")
+    reference = load_pipeline(tmp_path / "float")
+    expected = _probs(reference)
+    add_quantizer(reference)
+    quantizer = reference.get_pipe("int8_quantizer")
+    assert not quantizer.quantized
+    got = _probs(reference)
+    assert quantizer.quantized
+    assert any(isinstance(m, torch.ao.nn.quantized.dynamic.Linear) for m in hf_shims(reference)[0]._model.modules())
+    for a, b in zip(expected, got):
+        assert a.shape == b.shape
+        assert numpy.abs(a - b).max() < 0.1
+    reference.to_disk(tmp_path / "int8")  # the float weights are saved
+    assert not quantizer.quantized
+    loaded = spacy.load(tmp_path / "int8")
+    assert loaded.pipe_names[0] == "int8_quantizer"
+    for a, b in zip(got, _probs(loaded)):
+        numpy.testing.assert_allclose(a, b, atol=1e-6)
+    unquantized = spacy.load(tmp_path / "int8", exclude=["int8_quantizer"])
+    for a, b in zip(expected, _probs(unquantized)):
+        numpy.testing.assert_allclose(a, b, atol=1e-5)
+
+
+def test_quantizer_needs_a_transformer_and_no_training(trained, trained_trf):
+    with pytest.raises(ValueError, match="no transformer"):
+        add_quantizer(trained)
+    nlp, examples, _ = trained_trf
+    add_quantizer(nlp)
+    try:
+        with pytest.raises(ValueError, match="for inference"):
+            nlp.initialize(lambda: examples)
+    finally:
+        nlp.remove_pipe("int8_quantizer")
+
+
+def test_quantize_cli(trained_trf, trained, tmp_path):
+    nlp, _, _ = trained_trf
+    nlp.to_disk(tmp_path / "model")
+    runner = CliRunner()
+    result = runner.invoke(app, ["quantize", str(tmp_path / "model"), str(tmp_path / "q")])
+    assert result.exit_code == 0, result.output
+    assert "int8_quantizer" in result.output
+    result = runner.invoke(app, ["quantize", str(tmp_path / "model"), str(tmp_path / "q")])
+    assert result.exit_code == 1 and "exists" in result.output
+    trained.to_disk(tmp_path / "cpu")
+    result = runner.invoke(app, ["quantize", str(tmp_path / "cpu"), str(tmp_path / "q2")])
+    assert result.exit_code == 1 and "no transformer" in result.output and not (tmp_path / "q2").exists()
