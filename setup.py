@@ -32,6 +32,7 @@ setup(
             "punctuator = spacy_punct.punctuator:make_punctuator",
             "punct_rewriter = spacy_punct.rewriter:make_punct_rewriter",
             "int8_quantizer = spacy_punct.quantizer:make_int8_quantizer",
+            "truecaser = spacy_punct.truecaser:make_truecaser",
         ],
         "spacy_architectures": [
             "spacy_punct.PunctuatorModel.v1 = spacy_punct.model:build_punctuator_model",
@@ -39,7 +40,10 @@ setup(
         ],
         "thinc_layers": ["spacy_punct.PauseFeatures.v1 = spacy_punct.layers.pauses:build_pause_features"],
         "spacy_readers": ["spacy_punct.PunctCorpus.v1 = spacy_punct.training.corpus:PunctCorpus"],
-        "spacy_scorers": ["spacy_punct.punct_scorer.v1 = spacy_punct.scorer:make_punct_scorer"],
+        "spacy_scorers": [
+            "spacy_punct.punct_scorer.v1 = spacy_punct.scorer:make_punct_scorer",
+            "spacy_punct.case_scorer.v1 = spacy_punct.scorer:make_case_scorer",
+        ],
         "spacy_augmenters": [
             "spacy_punct.asr_noise.v1 = spacy_punct.training.augment:create_asr_noise_augmenter"
         ],

@@ -18,7 +18,9 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import get_lang_class
 
-from .labels import EMPTY, LABEL_MARKS, LabelSet, is_mark, is_replaceable, stronger, written_label
+from .casing import case_label
+from .extensions import token_values
+from .labels import EMPTY, LABEL_MARKS, LabelSet, ends_sentence, is_mark, is_replaceable, stronger, written_label
 
 _DOTTED = re.compile(r"^(\w\.)+\w$")  # u.s, e.g, p.m
 _CLOSING = frozenset({")", "]", "}", "'", "’"})
@@ -155,6 +157,47 @@ def gold_classes(example: Example, label_set: LabelSet) -> List[int]:
             f"words: {pred_text[:60]!r} vs {gold_text[:60]!r}."
         )
     return [-1 if end is None else gold.get(end, 0) for end in pred_ends]
+
+
+def word_texts(doc: Doc) -> Dict[int, str]:
+    """The doc's words as written, keyed by the end offset of each in the
+    lower-cased joined words (see `word_offsets`)."""
+    table = token_table(doc)
+    _, ends = word_offsets(doc, table)
+    return {end: text for text, end in zip(table.texts, ends) if end is not None}
+
+
+def sentence_initial_words(doc: Doc) -> Set[int]:
+    """The end offsets of the words that start a sentence in a doc with marks
+    (gold form or natural text): the first word, and each word after a mark
+    that ends a sentence."""
+    table = token_table(doc)
+    _, ends = word_offsets(doc, table)
+    marks = [mark or "" for mark in token_values(doc, "punct", table.idx)]
+    if not any(marks):
+        marks = marks_after(doc, table)
+    initial: Set[int] = set()
+    sentence_open = False
+    for end, mark in zip(ends, marks):
+        if end is None:
+            continue
+        if not sentence_open:
+            initial.add(end)
+        sentence_open = not ends_sentence(mark)
+    return initial
+
+
+def gold_case_classes(example: Example, labels: Tuple[str, ...]) -> List[int]:
+    """Per predicted token, the index in `labels` of the case class of the
+    reference word ending at the same place; -1 for whitespace, punctuation,
+    words the reference does not have, and every word of a reference written
+    without capitals (an uncased corpus teaches no case)."""
+    _, pred_ends = word_offsets(example.predicted)
+    gold = word_texts(example.reference)
+    if not any(text != text.lower() for text in gold.values()):
+        return [-1] * len(pred_ends)
+    index = {label: i for i, label in enumerate(labels)}
+    return [-1 if end is None or end not in gold else index[case_label(gold[end])] for end in pred_ends]
 
 
 class MarkSlots:

@@ -49,3 +49,40 @@ def is_uncasable(text: str) -> bool:
 def always_capitalised(lang: str) -> FrozenSet[str]:
     """The lower-case words a language always writes with a capital."""
     return ALWAYS_CAPITALISED.get(lang, frozenset())
+
+
+# the case classes of a word, as the truecaser predicts them
+CASE_LABELS = ("LOWER", "TITLE", "UPPER", "MIXED")
+
+
+def case_label(text: str) -> str:
+    """The case class of a written word: LOWER (`coast`, `5km`, `,`), TITLE
+    (`Paris`, `I`), UPPER (`NASA`: more than one letter, all capitals), MIXED
+    (`McDonald`, `iPhone`, `O'Brien`)."""
+    if text == text.lower():
+        return "LOWER"
+    if text == text.upper() and sum(char.isalpha() for char in text) > 1:
+        return "UPPER"
+    if text == capitalise(text.lower()):
+        return "TITLE"
+    return "MIXED"
+
+
+def is_caseless(text: str) -> bool:
+    """Whether a token keeps its case whatever is predicted: URLs, e-mail
+    addresses, paths, code, and tokens with digits (numbers, units: `5km`)."""
+    return any(char.isdigit() for char in text) or is_uncasable(text)
+
+
+def apply_case(text: str, label: str, forms: Dict[str, str]) -> str:
+    """A lower-case word written in a case class; MIXED takes the form seen in
+    training (`mcdonald` -> `McDonald`), else the first letter only."""
+    if is_caseless(text) or label == "LOWER":
+        return text
+    if label == "UPPER":
+        return text.upper()
+    if label == "MIXED":
+        form = forms.get(text.lower())
+        if form is not None:
+            return form
+    return capitalise(text)

@@ -448,6 +448,14 @@ def format_scores(scores: Dict[str, Any]) -> str:
         f"sentence boundaries P/R/F1 {100 * scores['sents_p']:.1f}/{100 * scores['sents_r']:.1f}/"
         f"{100 * scores['sents_f']:.1f} · {scores['words']} words, {scores['words_per_second']:.0f} words/s"
     )
+    if scores.get("case_f") is not None:
+        rows += ["", "| case | P | R | F1 |", "|---|---:|---:|---:|"]
+        for label, s in scores["case_per_type"].items():
+            rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} |")
+        rows.append(f"| **not lower-case** | {100 * scores['case_p']:.1f} | {100 * scores['case_r']:.1f} "
+                    f"| {100 * scores['case_f']:.1f} |")
+        rows += ["", f"not lower-case F1: sentence-initial {100 * scores['case_initial_f']:.1f} · "
+                     f"other words (names, acronyms) {100 * scores['case_inner_f']:.1f}"]
     return "\n".join(rows)
 
 

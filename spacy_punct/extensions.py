@@ -43,6 +43,9 @@ def register_extensions() -> None:
     # predictions on docs the punctuator processed
     if not Token.has_extension("punct"):
         Token.set_extension("punct", default=None)
+    # the word as the truecaser would write it (None: no prediction)
+    if not Token.has_extension("truecase"):
+        Token.set_extension("truecase", default=None)
     if not Doc.has_extension("punctuated"):
         Doc.set_extension("punctuated", getter=_punctuated)
     # per-token class probabilities (n_tokens x n_labels), when asked for

@@ -314,6 +314,6 @@ def evaluate(
     scores = nlp.evaluate(examples)
     seconds = time.perf_counter() - start
     n_words = sum(len(eg.reference) for eg in examples)
-    result = {key: value for key, value in scores.items() if key.startswith(("punct_", "sents_"))}
+    result = {key: value for key, value in scores.items() if key.startswith(("punct_", "sents_", "case_"))}
     result.update({"words": n_words, "words_per_second": n_words / seconds})
     return result

@@ -57,8 +57,9 @@ class RewritePlan:
 def rewrite_doc(doc: Doc) -> Doc:
     """A new Doc with the marks in `token._.punct` written into the text.
 
-    The first word of every sentence is capitalised (and words such as English
-    "i"), a capital left mid-sentence by a removed sentence end is lowered,
+    Words take the case a truecaser wrote in `token._.truecase` (lower-case
+    input words only); the first word of every sentence is capitalised (and
+    words such as English "i"), a capital left mid-sentence by a removed sentence end is lowered,
     sentence boundaries are set, and the input's tokens keep their annotations.
     `doc._.source_map`, `doc._.source_offsets` and `doc._.source_text` lead
     back to the input.
@@ -86,6 +87,7 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
         if ends_sentence(existing) and not ends_sentence(mark):
             lowered.add(i)
     always_upper = always_capitalised(table.lang)
+    cased = token_values(doc, "truecase", table.idx)  # a truecaser's forms, where one ran
     plan = RewritePlan(input_offsets=table.idx)
     spaces = plan.spaces
     lower_next = False
@@ -102,9 +104,12 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
         has_word = has_word and not starts[i]
         if not (is_space or is_punct):
             if not is_uncasable(text):
+                form = cased[i]
+                if form is not None and text == text.lower():
+                    text = form  # the truecaser's case; capitals in the input stay
                 if not has_word or text.lower() in always_upper:
                     text = capitalise(text)
-                elif lower_next:
+                elif lower_next and (form is None or form == form.lower()):
                     text = decapitalise(text)
             has_word = True
             lower_next = i in lowered

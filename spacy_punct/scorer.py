@@ -1,4 +1,4 @@
-"""Punctuation scores: per-class and overall P/R/F1, macro F1, slot error rate,
+"""Punctuation and case scores. Punctuation: per-class and overall P/R/F1, macro F1, slot error rate,
 a confusion matrix (gold class -> predicted class -> words) and
 sentence-boundary P/R/F.
 
@@ -14,7 +14,8 @@ from spacy.scorer import PRFScore
 from spacy.training import Example
 from spacy.util import registry
 
-from .align import doc_classes, word_offsets
+from .align import doc_classes, sentence_initial_words, word_offsets, word_texts
+from .casing import CASE_LABELS, case_label
 from .labels import DEFAULT_LABELS, EMPTY, LabelSet
 
 
@@ -114,3 +115,70 @@ _KEYS = (
 @registry.scorers("spacy_punct.punct_scorer.v1")
 def make_punct_scorer() -> Callable[..., Dict[str, Any]]:
     return score_punctuation
+
+
+_CASE_KEYS = ("case_p", "case_r", "case_f", "case_initial_f", "case_inner_f", "case_per_type")
+
+
+def predicted_forms(doc) -> Dict[int, str]:
+    """The predicted words as they will be written, keyed like `word_texts`:
+    a rewritten doc's own text, else each word's `token._.truecase` where the
+    truecaser set it."""
+    forms = word_texts(doc)
+    if doc._.source_map is not None:
+        return forms
+    _, ends = word_offsets(doc)
+    for token, end in zip(doc, ends):
+        if end is not None and token._.truecase is not None:
+            forms[end] = token._.truecase
+    return forms
+
+
+def score_case(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
+    """Case scores over the words of cased references (references without a
+    capital are left out): per case class P/R/F1, and P/R/F1 over the words
+    that are not lower-case (right when written exactly as in the reference),
+    overall, sentence-initial and the rest."""
+    per_class = {label: PRFScore() for label in CASE_LABELS}
+    scores = {part: PRFScore() for part in ("all", "initial", "inner")}
+    n_docs = 0
+    for example in examples:
+        gold = word_texts(example.reference)
+        if not any(text != text.lower() for text in gold.values()):
+            continue
+        n_docs += 1
+        pred = predicted_forms(example.predicted)
+        initial = sentence_initial_words(example.reference)
+        for end, gold_text in gold.items():
+            guess = pred.get(end)
+            if guess is None:
+                continue
+            gold_label, guess_label = case_label(gold_text), case_label(guess)
+            if gold_label == guess_label:
+                per_class[gold_label].tp += 1
+            else:
+                per_class[gold_label].fn += 1
+                per_class[guess_label].fp += 1
+            right = guess == gold_text
+            for part in ("all", "initial" if end in initial else "inner"):
+                score = scores[part]
+                if gold_label != "LOWER":
+                    score.tp += right
+                    score.fn += not right
+                if guess_label != "LOWER" and not right:
+                    score.fp += 1
+    if not n_docs:
+        return {key: None for key in _CASE_KEYS}
+    return {
+        "case_p": scores["all"].precision,
+        "case_r": scores["all"].recall,
+        "case_f": scores["all"].fscore,
+        "case_initial_f": scores["initial"].fscore,
+        "case_inner_f": scores["inner"].fscore,
+        "case_per_type": {label: s.to_dict() for label, s in per_class.items()},
+    }
+
+
+@registry.scorers("spacy_punct.case_scorer.v1")
+def make_case_scorer() -> Callable[..., Dict[str, Any]]:
+    return score_case

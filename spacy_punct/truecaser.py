@@ -1,0 +1,172 @@
+"""The `truecaser` pipeline component: the case of every word (LOWER, TITLE,
+UPPER, MIXED), learned from cased reference words, written to
+`token._.truecase`; the punctuator's rewrite (or a `punct_rewriter`) writes it
+into the text. It sits before the punctuator and may listen to the same
+tok2vec or transformer."""
+from collections import Counter, defaultdict
+from itertools import islice
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+
+import numpy
+from spacy.errors import Errors
+from spacy.language import Language
+from spacy.pipeline import TrainablePipe
+from spacy.tokens import Doc
+from spacy.training import Example, validate_examples, validate_get_examples
+from spacy.vocab import Vocab
+from thinc.api import Config, Model
+from thinc.types import Floats2d
+
+from .align import gold_case_classes, token_table
+from .casing import CASE_LABELS, apply_case, case_label, is_caseless
+from .extensions import register_extensions, set_token_values
+
+register_extensions()
+
+DEFAULT_MODEL = Config().from_str(
+    """
+[model]
+@architectures = "spacy_punct.PunctuatorModel.v1"
+hidden_width = 64
+dropout = 0.2
+nO = null
+
+[model.tok2vec]
+@architectures = "spacy.HashEmbedCNN.v2"
+pretrained_vectors = null
+width = 96
+depth = 4
+embed_size = 2000
+window_size = 1
+maxout_pieces = 3
+subword_features = true
+"""
+)["model"]
+
+
+@Language.factory(
+    "truecaser",
+    assigns=["token._.truecase"],
+    default_config={
+        "model": DEFAULT_MODEL,
+        "min_form_count": 2,
+        "scorer": {"@scorers": "spacy_punct.case_scorer.v1"},
+    },
+    default_score_weights={"case_f": 1.0, "case_inner_f": 0.0, "case_initial_f": 0.0},
+)
+def make_truecaser(
+    nlp: Language, name: str, model: Model[List[Doc], List[Floats2d]], min_form_count: int, scorer: Optional[Callable]
+) -> "Truecaser":
+    """Predict the case of every word.
+
+    min_form_count: a MIXED form (`McDonald`) is kept from the training data
+        when seen at least this many times; a MIXED word without a kept form
+        gets its first letter capitalised.
+    """
+    return Truecaser(nlp.vocab, model, name, min_form_count=min_form_count, scorer=scorer)
+
+
+class Truecaser(TrainablePipe):
+    """Predict LOWER, TITLE, UPPER or MIXED for every word."""
+
+    def __init__(
+        self,
+        vocab: Vocab,
+        model: Model,
+        name: str = "truecaser",
+        *,
+        min_form_count: int = 2,
+        scorer: Optional[Callable] = None,
+    ) -> None:
+        self.vocab = vocab
+        self.model = model
+        self.name = name
+        self.cfg: Dict[str, Any] = {"labels": list(CASE_LABELS), "forms": {}}
+        self.min_form_count = min_form_count
+        self.scorer = scorer
+
+    @property
+    def labels(self) -> Tuple[str, ...]:
+        return tuple(self.cfg["labels"])
+
+    @property
+    def forms(self) -> Dict[str, str]:
+        """Lower-case word -> its MIXED form in the training data."""
+        return self.cfg["forms"]
+
+    @property
+    def label_data(self) -> Dict[str, Any]:
+        return {"labels": list(self.labels), "forms": dict(self.forms)}
+
+    def add_label(self, label: str) -> int:
+        raise NotImplementedError(f"The truecaser's classes are fixed: {CASE_LABELS}.")
+
+    def predict(self, docs: Iterable[Doc]) -> List[Floats2d]:
+        docs = list(docs)
+        if not any(len(doc) for doc in docs):
+            return [self.model.ops.alloc2f(len(doc), len(self.labels)) for doc in docs]
+        return self.model.predict(docs)
+
+    def set_annotations(self, docs: Iterable[Doc], scores: List[Floats2d]) -> None:
+        """Write each word's cased form to `token._.truecase` (None for
+        punctuation, whitespace and tokens whose case never changes)."""
+        labels, forms = self.labels, self.forms
+        for doc, probs in zip(docs, scores):
+            table = token_table(doc)
+            guesses = self.model.ops.to_numpy(probs).argmax(axis=1).tolist() if len(doc) else []
+            values = [
+                None if is_space or is_punct or is_caseless(text) else apply_case(text.lower(), labels[guess], forms)
+                for text, is_space, is_punct, guess in zip(table.texts, table.is_space, table.punct, guesses)
+            ]
+            set_token_values(doc, "truecase", table.idx, values)
+
+    def get_loss(self, examples: Iterable[Example], scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
+        """Cross-entropy against the reference words' case classes (words of
+        uncased references count for nothing)."""
+        validate_examples(examples, "Truecaser.get_loss")
+        ops = self.model.ops
+        loss, n_tokens, d_scores = 0.0, 0, []
+        for example, probs in zip(examples, scores):
+            gold = numpy.asarray(gold_case_classes(example, self.labels), dtype="i")
+            known = gold >= 0
+            truth = numpy.zeros(probs.shape, dtype="f")
+            truth[numpy.flatnonzero(known), gold[known]] = 1.0
+            weight = ops.asarray1f(known.astype("f"))
+            truth = ops.asarray2f(truth)
+            if known.any():
+                loss += float(-(weight * ops.xp.log((probs * truth).sum(axis=1) + 1e-9)).sum())
+            d_scores.append((probs - truth) * weight[:, None])
+            n_tokens += int(known.sum())
+        n_tokens = max(n_tokens, 1)
+        return loss / n_tokens, [d / n_tokens for d in d_scores]
+
+    def initialize(self, get_examples: Callable[[], Iterable[Example]], *, nlp: Optional[Language] = None) -> None:
+        """Collect the MIXED forms of the training data and initialize the model."""
+        validate_get_examples(get_examples, "Truecaser.initialize")
+        counts: Dict[str, Counter] = defaultdict(Counter)
+        for example in get_examples():
+            for token in example.reference:
+                if case_label(token.text) == "MIXED":  # camel-case names too: iPhone, McDonald
+                    counts[token.text.lower()][token.text] += 1
+        self.cfg["forms"] = {
+            word: forms.most_common(1)[0][0]
+            for word, forms in sorted(counts.items())
+            if forms.most_common(1)[0][1] >= self.min_form_count
+        }
+        doc_sample, label_sample = [], []
+        for example in islice(get_examples(), 10):
+            gold = numpy.maximum(gold_case_classes(example, self.labels), 0)
+            one_hot = numpy.zeros((len(gold), len(self.labels)), dtype="f")
+            one_hot[numpy.arange(len(gold)), gold] = 1.0
+            doc_sample.append(example.predicted)
+            label_sample.append(self.model.ops.asarray2f(one_hot))
+        if not doc_sample:
+            raise ValueError(Errors.E923.format(name=self.name))
+        output_layer = self.model.get_ref("output_layer")
+        if not output_layer.has_dim("nO"):
+            output_layer.set_dim("nO", len(self.labels))
+        self.model.initialize(X=doc_sample, Y=label_sample)
+
+    def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
+        validate_examples(examples, "Truecaser.score")
+        return self.scorer(examples, **kwargs)

@@ -1,0 +1,153 @@
+import numpy
+import pytest
+import spacy
+from spacy.tokens import DocBin
+from spacy.training import Example
+
+from spacy_punct.align import gold_case_classes, sentence_initial_words
+from spacy_punct.casing import CASE_LABELS, apply_case, case_label
+from spacy_punct.rewrite import rewrite_doc
+from spacy_punct.scorer import score_case
+from spacy_punct.training.corpus import PunctCorpus
+
+from .conftest import LISTENER_CONFIG, TOK2VEC_CONFIG, train
+
+CASED = [
+    "We met John Smith from NASA in Paris.",
+    "Did John see the iPhone at McDonald's?",
+    "Mary O'Brien works for the BBC in London.",
+    "Jean-Luc and Mary went to Paris with NASA.",
+    "The BBC and NASA met in London, I think.",
+    "Did Mary O'Brien buy an iPhone?",
+]
+FEW_CAPITALS = "we met john in paris"
+
+
+def cased_pipeline(min_form_count=1):
+    nlp = spacy.blank("en")
+    nlp.add_pipe("tok2vec", config=TOK2VEC_CONFIG)
+    nlp.add_pipe("truecaser", config={**LISTENER_CONFIG, "min_form_count": min_form_count})
+    nlp.add_pipe("punctuator", config=LISTENER_CONFIG)
+    return nlp
+
+
+@pytest.fixture(scope="module")
+def cased_bytes(tmp_path_factory):
+    nlp = cased_pipeline()
+    path = tmp_path_factory.mktemp("cased") / "cased.spacy"
+    DocBin(docs=[nlp.make_doc(t) for t in CASED]).to_disk(path)
+    train(nlp, list(PunctCorpus(path, max_length=0)(nlp)), n_iter=80)
+    return nlp.to_bytes()
+
+
+@pytest.fixture
+def cased(cased_bytes):
+    return cased_pipeline().from_bytes(cased_bytes)
+
+
+def _bare(text):
+    return text.lower().replace(",", "").replace(".", "").replace("?", "")
+
+
+def test_case_labels():
+    assert [case_label(w) for w in ["coast", "Paris", "I", "NASA", "McDonald", "iPhone", "O'Brien", "5km", ","]] == [
+        "LOWER", "TITLE", "TITLE", "UPPER", "MIXED", "MIXED", "MIXED", "LOWER", "LOWER"]
+    forms = {"mcdonald": "McDonald"}
+    assert apply_case("mcdonald", "MIXED", forms) == "McDonald"
+    assert apply_case("macgyver", "MIXED", forms) == "Macgyver"
+    assert apply_case("nasa", "UPPER", forms) == "NASA"
+    for caseless in ("5km", "3pm", "www.nasa.gov", "john@nasa.gov", "src/main.py"):
+        assert apply_case(caseless, "UPPER", forms) == caseless
+
+
+def test_overfit_names_and_acronyms(cased):
+    for text in CASED:
+        assert cased(_bare(text)).text == text
+    assert cased.get_pipe("truecaser").forms["iphone"] == "iPhone"
+
+
+def test_serialization_keeps_forms(cased, tmp_path):
+    cased.to_disk(tmp_path / "model")
+    loaded = spacy.load(tmp_path / "model")
+    assert loaded.get_pipe("truecaser").forms == cased.get_pipe("truecaser").forms
+    assert [loaded(_bare(t)).text for t in CASED] == CASED
+
+
+def test_rewrite_applies_truecase_around_inserted_marks():
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("we met o'brien and jean - luc from nasa at 5pm see www.nasa.gov or mail me@nasa.gov")
+    forms = {"o'brien": "O'Brien", "jean": "Jean", "luc": "Luc", "nasa": "NASA", "5pm": "5PM", "www.nasa.gov": "WWW.NASA.GOV"}
+    for token in doc:
+        token._.truecase = forms.get(token.text)
+        token._.punct = ""
+    nasa = [t.text for t in doc].index("nasa")
+    doc[-1]._.punct = doc[nasa]._.punct = "."  # "nasa." written next to the acronym
+    for token in doc:
+        token.is_sent_start = token.i in (0, nasa + 1)
+    text = rewrite_doc(doc).text
+    assert text.startswith("We met O'Brien and Jean - Luc from NASA. At 5pm see www.nasa.gov or mail me@nasa.gov.")
+    upper_input = nlp.make_doc("the BBC said")
+    for token, form in zip(upper_input, ["the", "bbc", "said"]):
+        token._.truecase = form
+        token._.punct = ""
+    assert rewrite_doc(upper_input).text == "The BBC said"  # capitals in the input stay
+
+
+def test_gold_case_classes_skip_uncased_references(nlp):
+    cased_eg = Example(nlp.make_doc("we met john smith"), nlp.make_doc("We met John SMITH"))
+    assert gold_case_classes(cased_eg, CASE_LABELS) == [1, 0, 1, 2]
+    uncased = Example(nlp.make_doc("we met john"), nlp.make_doc("we met john"))
+    assert gold_case_classes(uncased, CASE_LABELS) == [-1, -1, -1]
+
+
+def test_case_scores(nlp):
+    reference = nlp.make_doc("We met John in Paris. Then NASA called.")
+    predicted = nlp.make_doc("We met john in Paris. Then Nasa called.")
+    scores = score_case([Example(predicted, reference)])
+    # non-lower gold words: We, John, Paris, Then, NASA; right: We, Paris, Then
+    assert scores["case_r"] == pytest.approx(3 / 5)
+    assert scores["case_p"] == pytest.approx(3 / 4)  # predicted non-lower: We Paris Then Nasa
+    assert scores["case_initial_f"] == 1.0  # We, Then
+    assert scores["case_inner_f"] == pytest.approx(2 * (1 / 2 * 1 / 3) / (1 / 2 + 1 / 3))
+    assert scores["case_per_type"]["UPPER"]["r"] == 0.0
+    assert sentence_initial_words(reference) == {2, 20}  # the ends of "we" and "then" in "wemetjohninparisthen"
+    assert score_case([Example(nlp.make_doc(FEW_CAPITALS), nlp.make_doc(FEW_CAPITALS))])["case_f"] is None
+
+
+def test_truecaser_on_a_transformer_listener(tiny_bert, tmp_path):
+    from .test_transformer import trf_pipeline
+
+    nlp = trf_pipeline(tiny_bert)
+    nlp.add_pipe("truecaser", before="punctuator", config={
+        "model": {
+            "@architectures": "spacy_punct.PunctuatorModel.v1",
+            "hidden_width": 16,
+            "tok2vec": {"@architectures": "spacy-transformers.TransformerListener.v1", "pooling": {"@layers": "reduce_mean.v1"}},
+        }
+    })
+    DocBin(docs=[nlp.make_doc(t) for t in CASED[:3]]).to_disk(tmp_path / "c.spacy")
+    train(nlp, list(PunctCorpus(tmp_path / "c.spacy", max_length=0)(nlp)), n_iter=3)
+    docs = list(nlp.pipe([_bare(CASED[0]), ""]))
+    assert [t.lower_ for t in docs[0] if t._.source_i is not None] == _bare(CASED[0]).split()
+    assert docs[1].text == ""
+    scores = nlp.evaluate(list(PunctCorpus(tmp_path / "c.spacy", max_length=0)(nlp)))
+    assert 0.0 <= scores["case_f"] <= 1.0
+
+
+def test_case_head_off_is_the_old_pipeline(trained):
+    assert "truecaser" not in trained.pipe_names
+    text = trained("we met john smith from nasa in paris").text
+    assert text.replace(",", "").replace(".", "") == "We met john smith from nasa in paris"
+
+
+def test_evaluate_reports_case_scores(cased, tmp_path):
+    from typer.testing import CliRunner
+
+    from spacy_punct.cli import app
+
+    cased.to_disk(tmp_path / "model")
+    DocBin(docs=[cased.make_doc(t) for t in CASED]).to_disk(tmp_path / "cased.spacy")
+    result = CliRunner().invoke(app, ["evaluate", str(tmp_path / "model"), str(tmp_path / "cased.spacy")])
+    assert result.exit_code == 0, result.output
+    assert "| **not lower-case** | 100.0 | 100.0 | 100.0 |" in result.output
+    assert "sentence-initial 100.0 · other words (names, acronyms) 100.0" in result.output
