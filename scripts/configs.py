@@ -29,6 +29,7 @@ RECIPES: Dict[str, Recipe] = {
         "held-out split (micro F1 66.9 against 65.3).",
         {
             "nlp.lang": "bn",
+            "nlp.pipeline": ["tok2vec", "punctuator"],  # Bangla script has no case
             "components.tok2vec.model.encode.dropout": 0.3,
             "training.dropout": 0.3,
         },
@@ -79,7 +80,8 @@ RECIPES: Dict[str, Recipe] = {
     "bn_trf": Recipe(
         "trf",
         "Bangla punctuation restoration with xlm-roberta-base (GPU).",
-        {"nlp.lang": "bn", "components.transformer.model.name": "xlm-roberta-base"},
+        {"nlp.lang": "bn", "nlp.pipeline": ["transformer", "punctuator"],
+         "components.transformer.model.name": "xlm-roberta-base"},
         gpu=True,
     ),
     "hu_trf": Recipe(
