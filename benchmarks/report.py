@@ -27,6 +27,8 @@ RUNS = {
     "en-tiny-trf": "English, transformer recipe (configs/en_trf.cfg) on a small BERT trained from scratch",
     "en-small-trf": "English, small pretrained transformer on CPU (configs/en_small_trf.cfg, all-MiniLM-L6-v2)",
     "en-edge": "English, CPU recipe trained for the stream edge (30-word chunks, 0-4 words of right context)",
+    "en-cased": "English, CPU recipe with the truecaser (configs/en_cpu.cfg)",
+    "hu-cased": "Hungarian, CPU recipe with the truecaser (configs/hu_cpu.cfg)",
 }
 
 # micro F1 targets of the CPU recipes (issue: accuracy on real data)
@@ -36,7 +38,7 @@ TARGETS = {("en", "test2011"): 66.0, ("bn", "test_news"): 80.0, ("hu", "dev"): 6
 # the runs of the main section: the recipes on every corpus (the others get sections of their own)
 MAIN_RUNS = ("en", "bn", "hu", "en-tiny-trf")
 # metrics/<run>/*.json files that are not `spacy-punct evaluate` scores
-NOT_SCORES = ("windows", "streaming")
+NOT_SCORES = ("windows", "streaming", "stream_memory", "speed", "scaling")
 
 
 def load(path: Path) -> Any:
@@ -59,6 +61,14 @@ def scores_table(scores: Dict[str, Any]) -> List[str]:
         f"{100 * scores['sents_f']:.1f} · {scores['words']:,} words at {scores['words_per_second']:,.0f} words/s "
         "(one process, whole documents, scoring included)"
     )
+    if scores.get("case_f") is not None:
+        rows += ["", "| case | P | R | F1 |", "|---|---:|---:|---:|"]
+        for label, s in scores["case_per_type"].items():
+            rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} |")
+        rows.append(f"| **not lower-case** | **{100 * scores['case_p']:.1f}** | **{100 * scores['case_r']:.1f}** "
+                    f"| **{100 * scores['case_f']:.1f}** |")
+        rows += ["", f"Not lower-case words, F1: sentence-initial {100 * scores['case_initial_f']:.1f}, "
+                     f"the others (names, acronyms) {100 * scores['case_inner_f']:.1f}."]
     return rows
 
 
@@ -214,6 +224,70 @@ def streaming_section(runs: Dict[str, Dict[str, Any]], output: Path) -> List[str
     return lines
 
 
+def memory_lines(memory: Dict[str, Any]) -> List[str]:
+    samples = memory["samples"]
+    rss = ", ".join(f"{s['rss_mb']:.0f}" for s in samples)
+    return [
+        f"Memory over a long stream (`benchmarks/stream_memory.py`, the CPU recipe, lookahead "
+        f"{memory['lookahead']}): resident MB after every {samples[0]['words']:,} of {memory['words']:,} words: "
+        f"{rss}; {memory['growth_mb_after_first_sample']:+.1f} MB from the first sample to the last, "
+        f"{samples[-1]['seconds'] / memory['words'] * 1000:.2f} ms per word on average.",
+        "",
+    ]
+
+
+def speed_section(speed: Dict[str, Any]) -> List[str]:
+    best = speed["best"]
+    return [
+        "## Transformer on the CPU: the spaCy pipeline against a plain Hugging Face pass",
+        "",
+        f"`benchmarks/trf_speed.py`, {speed['words']:,} words of test2011 in {speed['lines']:,} lines, batch "
+        f"{speed['batch_size']}, {speed['threads']} torch threads, the same weights; the best of "
+        f"{len(speed['words_per_second']['plain'])} alternating rounds. The plain pass is the tokenizer and the "
+        "encoder only; the pipeline adds alignment, pooling, the head, decoding and the rewrite. int8: dynamic "
+        "quantization of the linear layers (`int8_quantizer`).",
+        "",
+        "| path | float words/s | int8 words/s | int8 speed-up | test2011 micro F1 |",
+        "|---|---:|---:|---:|---:|",
+        f"| spaCy pipeline | {best['pipeline']:,.0f} | {best['pipeline_int8']:,.0f} "
+        f"| ×{speed['int8_speedup_pipeline']:.2f} | {100 * speed['f1']['float']:.1f} → {100 * speed['f1']['int8']:.1f} |",
+        f"| plain pass | {best['plain']:,.0f} | {best['plain_int8']:,.0f} | ×{speed['int8_speedup_plain']:.2f} | |",
+        "",
+        f"The pipeline reads {100 * speed['pipeline_vs_plain']:.0f}% of the plain pass's words/s in float and "
+        f"{100 * speed['pipeline_int8_vs_plain_int8']:.0f}% in int8.",
+        "",
+    ]
+
+
+def scaling_section(scaling: Dict[str, Any]) -> List[str]:
+    lines = [
+        "## Ray Data: measured on this machine, projected to a cluster",
+        "",
+        f"`benchmarks/ray_scaling.py`: {scaling['words']:,} words in {scaling['records']:,} JSONL records through "
+        "`punctuate_files` on a local Ray with 2 CPUs (the CPU recipe, one thread per actor).",
+        "",
+        "| run | words/s | seconds |",
+        "|---|---:|---:|",
+    ]
+    for name, run in scaling["runs"].items():
+        lines.append(f"| {name} | {run['words_per_second']:,.0f} | {run['seconds']:.1f} |")
+    lines += [
+        "",
+        f"Scaling efficiency with 2 workers: {scaling['scaling_efficiency_2_workers']:.2f}. From the runs: a fixed "
+        f"start of {scaling['fixed_seconds']:.1f} s, {1000 * scaling['seconds_per_block']:.0f} ms per block of "
+        f"records, and {scaling['worker_words_per_second']:,.0f} words/s per worker at the margin.",
+        "",
+        "**Projection** (not measured): the fixed start once, then each worker at the marginal rate measured here, "
+        "one core per worker on enough machines.",
+        "",
+        "| workers | words | hours | words/s |",
+        "|---:|---:|---:|---:|",
+    ]
+    for row in scaling["projection"]:
+        lines.append(f"| {row['workers']} | {row['words']:,} | {row['hours']:.2f} | {row['words_per_second']:,.0f} |")
+    return lines + [""]
+
+
 def read_sections(path: Path) -> Dict[str, List[str]]:
     """The sections of an existing RESULTS.md (a file without markers is one
     section, "main")."""
@@ -255,6 +329,15 @@ def main() -> None:
                if (args.metrics / run / "streaming.json").exists()}
     if streams:
         sections["streaming"] = streaming_section(streams, args.output)
+        memory = args.metrics / "en" / "stream_memory.json"
+        if memory.exists():
+            sections["streaming"] += memory_lines(load(memory))
+    speed = args.metrics / "en-small-trf" / "speed.json"
+    if speed.exists():
+        sections["trf-speed"] = speed_section(load(speed))
+    scaling = args.metrics / "ray" / "scaling.json"
+    if scaling.exists():
+        sections["ray-scaling"] = scaling_section(load(scaling))
     write_sections(results, sections)
     print(f"Wrote {results}")
 

@@ -354,7 +354,7 @@ class _StreamWriter:
                     raise RecordError(f"word {word.index + 1} ({word.word!r}) has no timings; captions need word timings.")
                 caption_word = CaptionWord(word.text, word.start, word.end, word.sentence_end)
                 self._emit("".join(format_cue(cue, self.format) for cue in self.cues.add(caption_word)))
-            else:
+            elif word.text:  # a word that was only a replaced mark writes nothing
                 self._emit((" " if self.open_line else "") + word.text + ("\n" if word.sentence_end else ""))
                 self.open_line = not word.sentence_end
 

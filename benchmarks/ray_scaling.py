@@ -1,0 +1,109 @@
+"""Ray Data scaling on this machine, and a projection to a cluster.
+
+    python benchmarks/ray_scaling.py MODEL TEST.spacy OUTPUT.json [--repeat 4] [--words-per-line 40]
+
+Writes test2011 cut into lines as a JSONL file of records, punctuates it with
+`spacy_punct.distributed.punctuate_files` (JSONL in and out, a local Ray) with
+1 and 2 workers, and with 1 worker on half the data and with blocks of 4x the
+records, to separate what each run costs: a fixed start (Ray, actors loading
+the pipeline), a cost per block of records, and a cost per word. The
+projection applies those measured costs to more workers, assuming the words
+per second of one worker scale with workers (one core each, enough machines)
+and that the fixed start does not grow: a projection, not a measurement.
+"""
+import argparse
+import json
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import ray
+import spacy
+
+from spacy_punct.distributed import punctuate_files
+from spacy_punct.training.corpus import PunctCorpus
+
+
+def write_records(test: str, path: Path, words_per_line: int, repeat: int) -> int:
+    nlp = spacy.blank("en")
+    words = [t.text for eg in PunctCorpus(test, max_length=0)(nlp) for t in eg.predicted]
+    lines = [" ".join(words[i : i + words_per_line]) for i in range(0, len(words), words_per_line)] * repeat
+    with path.open("w", encoding="utf8") as f:
+        for number, line in enumerate(lines):
+            f.write(json.dumps({"id": number, "text": line}) + "\n")
+    return sum(len(line.split()) for line in lines)
+
+
+def timed_run(model: str, source: Path, workers: int, batch_size: int) -> float:
+    out = Path(tempfile.mkdtemp()) / "out"
+    start = time.perf_counter()
+    punctuate_files(model, source, out, workers=workers, batch_size=batch_size)
+    seconds = time.perf_counter() - start
+    shutil.rmtree(out.parent)
+    return seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("model")
+    parser.add_argument("test")
+    parser.add_argument("output")
+    parser.add_argument("--repeat", type=int, default=4)
+    parser.add_argument("--words-per-line", type=int, default=40)
+    parser.add_argument("--batch-size", type=int, default=256)
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp())
+    full, half = folder / "full.jsonl", folder / "half.jsonl"
+    n_words = write_records(args.test, full, args.words_per_line, args.repeat)
+    n_half = write_records(args.test, half, args.words_per_line, max(1, args.repeat // 2))
+    n_lines = sum(1 for _ in full.open())
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    runs = {}
+    for name, source, workers, batch in [
+        ("1 worker", full, 1, args.batch_size),
+        ("2 workers", full, 2, args.batch_size),
+        ("1 worker, half the data", half, 1, args.batch_size),
+        ("1 worker, 4x larger blocks", full, 1, 4 * args.batch_size),
+    ]:
+        seconds = timed_run(args.model, source, workers, batch)
+        words = n_words if source == full else n_half
+        runs[name] = {"workers": workers, "batch_size": batch, "words": words, "seconds": seconds,
+                      "words_per_second": words / seconds}
+        print(f"{name}: {words / seconds:,.0f} words/s ({seconds:.1f} s)", flush=True)
+    ray.shutdown()
+    shutil.rmtree(folder)
+    one, two = runs["1 worker"], runs["2 workers"]
+    per_word = (one["seconds"] - runs["1 worker, half the data"]["seconds"]) / (n_words - n_half)
+    blocks = n_lines / args.batch_size
+    per_block = max(0.0, (one["seconds"] - runs["1 worker, 4x larger blocks"]["seconds"]) / (blocks - blocks / 4))
+    fixed = max(0.0, one["seconds"] - per_word * n_words)
+    worker_rate = 1 / per_word  # the marginal words/s of one worker: its blocks' costs included
+    projection = []
+    for workers in (1, 2, 8, 32, 128):
+        for total in (10_000_000, 1_000_000_000):
+            seconds = fixed + total / (workers * worker_rate)
+            projection.append({"workers": workers, "words": total, "hours": seconds / 3600,
+                               "words_per_second": total / seconds})
+    result = {
+        "model": args.model,
+        "words": n_words,
+        "records": n_lines,
+        "runs": runs,
+        "scaling_efficiency_2_workers": two["words_per_second"] / (2 * one["words_per_second"]),
+        "fixed_seconds": fixed,
+        "seconds_per_block": per_block,
+        "seconds_per_word": per_word,
+        "worker_words_per_second": worker_rate,
+        "projection": projection,
+    }
+    print(json.dumps({k: v for k, v in result.items() if k not in ("runs", "projection")}, indent=1))
+    for row in projection:
+        print(f"{row['workers']:>4} workers, {row['words']:>13,} words: {row['hours']:.2f} h "
+              f"({row['words_per_second']:,.0f} words/s)")
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(json.dumps(result, indent=2), encoding="utf8")
+
+
+if __name__ == "__main__":
+    main()
