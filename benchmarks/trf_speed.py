@@ -12,6 +12,7 @@ any transformer punctuator must run at least.
 import argparse
 import json
 import time
+import warnings
 from pathlib import Path
 from typing import Dict, List
 
@@ -41,6 +42,7 @@ def plain_speed(model, tokenizer, lines: List[str], batch_size: int) -> float:
     n_words = sum(len(line.split()) for line in lines)
 
     def run(part: List[str]) -> None:
+        model.eval()  # the pipeline's shim leaves the shared model in training mode after each batch
         with torch.no_grad():
             for i in range(0, len(part), batch_size):
                 inputs = tokenizer(part[i : i + batch_size], padding=True, truncation=True, max_length=512,
@@ -70,7 +72,9 @@ def main() -> None:
     tokenizer = shim._hfmodel.tokenizer
     float_model = shim._model
     float_model.eval()
-    int8_model = torch.ao.quantization.quantize_dynamic(float_model, {torch.nn.Linear}, dtype=torch.qint8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        int8_model = torch.ao.quantization.quantize_dynamic(float_model, {torch.nn.Linear}, dtype=torch.qint8)
     quantized = load_pipeline(args.model)
     add_quantizer(quantized)
     speeds: Dict[str, List[float]] = {"pipeline": [], "plain": [], "pipeline_int8": [], "plain_int8": []}

@@ -371,7 +371,7 @@ class _StreamWriter:
             self.target.flush()
 
 
-@app.command(short_help="Save a copy of a transformer pipeline that runs with int8 weights.")
+@app.command(short_help="Save an int8 copy of a transformer pipeline.")
 def quantize(
     model: str = typer.Argument(..., help="A transformer pipeline name or path with a punctuator."),
     output: Path = typer.Argument(..., help="The folder to write the quantized pipeline to (must not exist)."),

@@ -51,13 +51,18 @@ def test_train_and_evaluate_agree_with_and_without_rewrite(corpus_path, tmp_path
     # spacy evaluate reads the gold form of the test set
     gold = tmp_path / "gold.spacy"
     DocBin(docs=list(strip_docs(read_docbins(corpus_path, nlp.vocab))), store_user_data=True).to_disk(gold)
+    # spacy evaluate tokenises the gold text itself (`doesn't` stays one token): score the same examples here
+    from spacy.training import Corpus
+
+    nlp.get_pipe("punctuator").rewrite = True
+    on_gold = nlp.evaluate(list(Corpus(str(gold))(nlp)))
     results = []
     for path in (model, tmp_path / "no-rewrite"):
         _spacy("evaluate", str(path), str(gold), "--output", str(tmp_path / "eval.json"))
         results.append(json.loads((tmp_path / "eval.json").read_text()))
     for key in ("punct_f", "punct_p", "punct_r", "punct_macro_f", "punct_ser", "sents_f"):
         assert results[0][key] == results[1][key]
-        assert results[0][key] == pytest.approx(on[key])
+        assert results[0][key] == pytest.approx(on_gold[key])
 
 
 def test_train_transformer_config_with_a_local_model(corpus_path, tiny_bert, tmp_path):
@@ -69,7 +74,7 @@ def test_train_transformer_config_with_a_local_model(corpus_path, tiny_bert, tmp
         "--training.max_steps", "4", "--training.eval_frequency", "2",
     )
     nlp = spacy.load(tmp_path / "out" / "model-last")
-    assert nlp.pipe_names == ["transformer", "punctuator"]
+    assert nlp.pipe_names == ["transformer", "truecaser", "punctuator"]
     assert nlp("so how was it").text.lower().startswith("so")
 
 
