@@ -229,9 +229,11 @@ def memory_lines(memory: Dict[str, Any]) -> List[str]:
     rss = ", ".join(f"{s['rss_mb']:.0f}" for s in samples)
     return [
         f"Memory over a long stream (`benchmarks/stream_memory.py`, the CPU recipe, lookahead "
-        f"{memory['lookahead']}): resident MB after every {samples[0]['words']:,} of {memory['words']:,} words: "
-        f"{rss}; {memory['growth_mb_after_first_sample']:+.1f} MB from the first sample to the last, "
-        f"{samples[-1]['seconds'] / memory['words'] * 1000:.2f} ms per word on average.",
+        f"{memory['lookahead']}): resident MB after every {samples[0]['words']:,} words, up to "
+        f"{samples[-1]['words']:,}" + ("" if memory.get("done", True) else f" (of {memory['words']:,} planned)")
+        + f": {rss}; {memory['growth_mb_after_first_sample']:+.1f} MB from the first sample to the last, "
+        f"{samples[-1]['seconds'] / samples[-1]['words'] * 1000:.2f} ms per word on average (a low-priority "
+        "process beside the other benchmarks, so not a latency figure).",
         "",
     ]
 

@@ -2,7 +2,7 @@
 `Streamer` punctuates N words (test2011's words, repeated), sampled every
 `--every` words. Flat samples mean memory does not grow with the stream.
 
-    python benchmarks/stream_memory.py MODEL TEST.spacy OUTPUT.json [--words 200000] [--every 20000]
+    python benchmarks/stream_memory.py MODEL TEST.spacy OUTPUT.json [--words 1000000] [--every 50000]
 """
 import argparse
 import json
@@ -31,8 +31,8 @@ def main() -> None:
     parser.add_argument("model")
     parser.add_argument("test")
     parser.add_argument("output")
-    parser.add_argument("--words", type=int, default=200_000)
-    parser.add_argument("--every", type=int, default=20_000)
+    parser.add_argument("--words", type=int, default=1_000_000)
+    parser.add_argument("--every", type=int, default=50_000)
     parser.add_argument("--lookahead", type=int, default=4)
     args = parser.parse_args()
     set_threads(1)
@@ -46,10 +46,16 @@ def main() -> None:
         if n % args.every == 0:
             samples.append({"words": n, "rss_mb": rss_mb(), "seconds": time.perf_counter() - start})
             print(samples[-1], flush=True)
+            write(args, samples, done=False)
     committed += len(streamer.flush())
     assert committed == args.words
-    result = {"model": args.model, "words": args.words, "lookahead": args.lookahead, "samples": samples,
-              "growth_mb_after_first_sample": samples[-1]["rss_mb"] - samples[0]["rss_mb"]}
+    write(args, samples, done=True)
+
+
+def write(args: argparse.Namespace, samples: list, done: bool) -> None:
+    """Write the samples so far (a long run can be read while it goes)."""
+    result = {"model": args.model, "words": args.words, "lookahead": args.lookahead, "done": done,
+              "samples": samples, "growth_mb_after_first_sample": samples[-1]["rss_mb"] - samples[0]["rss_mb"]}
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=2), encoding="utf8")
 

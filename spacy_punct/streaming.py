@@ -93,8 +93,7 @@ class CommittedWord:
 class _Word:
     index: int
     word: TimedWord
-    tokens: List[str]  # the word's tokens, as the tokenizer splits it
-    spaces: List[bool]
+    n_tokens: int  # the word's tokens, as the tokenizer splits it
     marks: Optional[List[str]] = None  # per token, once committed
     sentence_start: bool = False
 
@@ -143,9 +142,7 @@ class Streamer:
             raise RecordError(f"word {self._count + 1} ({checked.text!r}): timings must be given for every word or for none.")
         self._last = checked
         for part in split_word(checked):
-            doc = self.nlp.make_doc(part.text)
-            self._pending.append(_Word(self._count, part, [t.text for t in doc], [bool(t.whitespace_) for t in doc]))
-            self._pending[-1].spaces[-1] = True
+            self._pending.append(_Word(self._count, part, len(self.nlp.make_doc(part.text))))
             self._count += 1
         if len(self._pending) - 1 < self.policy.min_lookahead:
             return []  # no word has the right context the policy asks for
@@ -168,7 +165,7 @@ class Streamer:
         )
         first = [0]  # the first token of each word of the window
         for item in window:
-            first.append(first[-1] + len(item.tokens))
+            first.append(first[-1] + item.n_tokens)
         slots = set(decisions.slots.words)
         n_left, n_pending = len(self._left), len(self._pending)
         count = 0
@@ -216,13 +213,12 @@ class Streamer:
         return committed
 
     def _doc(self, window: Sequence[_Word]) -> Doc:
-        words = [t for item in window for t in item.tokens]
-        spaces = [s for item in window for s in item.spaces]
-        doc = Doc(self.nlp.vocab, words=words, spaces=spaces)
+        # tokenised as offline input is: the tokenizer's exceptions set attributes (NORM "am" for "'m")
+        doc = self.nlp.make_doc(" ".join(item.word.text for item in window))
         if window and window[0].word.timed:
             position = 0
             for item in window:
-                for _ in item.tokens:
+                for _ in range(item.n_tokens):
                     doc[position]._.start_time, doc[position]._.end_time = item.word.start, item.word.end
                     position += 1
         return doc

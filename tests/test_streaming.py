@@ -135,3 +135,13 @@ def test_streamer_needs_a_punctuator_and_left_context(trained):
         Streamer(spacy.blank("en"))
     with pytest.raises(ValueError, match="left_context"):
         Streamer(trained, left_context=0)
+
+
+def test_window_docs_are_tokenised_as_offline_input(trained):
+    streamer = Streamer(trained, FixedLookahead(3))
+    words = "i'm sure it doesn't matter".split()
+    for word in words:
+        streamer.push(word)
+    window = streamer._doc(streamer._left + streamer._pending)
+    offline = trained.make_doc(" ".join(words))
+    assert [(t.text, t.norm_) for t in window] == [(t.text, t.norm_) for t in offline]  # "'m" -> "am"
