@@ -145,10 +145,11 @@ def plot_confusion(scores: Dict[str, Any], output: Path, title: str) -> None:
     plt.close(fig)
 
 
-def windows_section(windows: Dict[str, Any], output: Path) -> List[str]:
+def windows_section(windows: Dict[str, Any], output: Path, name: str = "predictions_per_token",
+                    title: str = "Predictions per token (transformer path)") -> List[str]:
     rows = windows["rows"]
     lines = [
-        "## Predictions per token (transformer path)",
+        f"## {title}",
         "",
         f"Windows of {windows['window']} tokens. *pooled*: one window every window/k tokens, the token's "
         "hidden states averaged over the windows that read it (the listener's `reduce_mean`), one prediction. "
@@ -174,9 +175,9 @@ def windows_section(windows: Dict[str, Any], output: Path) -> List[str]:
     ax.grid(alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(output / "predictions_per_token.png", dpi=120)
+    fig.savefig(output / f"{name}.png", dpi=120)
     plt.close(fig)
-    return lines + ["", "![F1 against predictions per token](predictions_per_token.png)", ""]
+    return lines + ["", f"![F1 against predictions per token]({name}.png)", ""]
 
 
 def streaming_section(runs: Dict[str, Dict[str, Any]], output: Path) -> List[str]:
@@ -334,6 +335,11 @@ def main() -> None:
         memory = args.metrics / "en" / "stream_memory.json"
         if memory.exists():
             sections["streaming"] += memory_lines(load(memory))
+    small_windows = args.metrics / "en-small-trf" / "windows.json"
+    if small_windows.exists():
+        sections["windows-small-trf"] = windows_section(
+            load(small_windows), args.output, "predictions_per_token_small_trf",
+            "Predictions per token, small pretrained transformer (en_small_trf)")
     speed = args.metrics / "en-small-trf" / "speed.json"
     if speed.exists():
         sections["trf-speed"] = speed_section(load(speed))
