@@ -19,7 +19,7 @@ from typing import Dict, List
 import torch
 
 from spacy_punct.inference import evaluate, load_pipeline
-from spacy_punct.quantizer import add_quantizer, hf_shims
+from spacy_punct.quantizer import add_quantizer, hf_shims, qconfig_spec
 from spacy_punct.threads import set_threads
 from spacy_punct.training.corpus import PunctCorpus
 
@@ -74,7 +74,7 @@ def main() -> None:
     float_model.eval()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        int8_model = torch.ao.quantization.quantize_dynamic(float_model, {torch.nn.Linear}, dtype=torch.qint8)
+        int8_model = torch.ao.quantization.quantize_dynamic(float_model, qconfig_spec("qint8"), dtype=torch.qint8)
     quantized = load_pipeline(args.model)
     add_quantizer(quantized)
     speeds: Dict[str, List[float]] = {"pipeline": [], "plain": [], "pipeline_int8": [], "plain_int8": []}
