@@ -18,7 +18,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import get_lang_class
 
-from .casing import case_label
+from .casing import case_label, is_placeholder
 from .extensions import token_values
 from .labels import EMPTY, LABEL_MARKS, LabelSet, ends_sentence, is_mark, is_replaceable, stronger, written_label
 
@@ -187,14 +187,22 @@ def sentence_initial_words(doc: Doc) -> Set[int]:
     return initial
 
 
+def cased_word_texts(doc: Doc) -> Dict[int, str]:
+    """`word_texts` without placeholders such as `[UNK]`; empty for a doc
+    written without capitals among the rest: an uncased corpus has no case to
+    learn or score, even with placeholders inserted by the noise augmenter."""
+    words = {end: text for end, text in word_texts(doc).items() if not is_placeholder(text)}
+    return words if any(text != text.lower() for text in words.values()) else {}
+
+
 def gold_case_classes(example: Example, labels: Tuple[str, ...]) -> List[int]:
     """Per predicted token, the index in `labels` of the case class of the
     reference word ending at the same place; -1 for whitespace, punctuation,
-    words the reference does not have, and every word of a reference written
-    without capitals (an uncased corpus teaches no case)."""
+    placeholders, words the reference does not have, and every word of a
+    reference written without capitals (see `cased_word_texts`)."""
     _, pred_ends = word_offsets(example.predicted)
-    gold = word_texts(example.reference)
-    if not any(text != text.lower() for text in gold.values()):
+    gold = cased_word_texts(example.reference)
+    if not gold:
         return [-1] * len(pred_ends)
     index = {label: i for i, label in enumerate(labels)}
     return [-1 if end is None or end not in gold else index[case_label(gold[end])] for end in pred_ends]

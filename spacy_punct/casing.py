@@ -21,6 +21,8 @@ _UNCASABLE = re.compile(
 )
 # camelCase, checked case-sensitively
 _CAMEL = re.compile(r"[a-z][A-Z]")
+# a model's placeholder token, such as the noise augmenter's [UNK]
+_PLACEHOLDER = re.compile(r"^\[[A-Z]+\]$")
 
 
 def capitalise(text: str) -> str:
@@ -44,6 +46,12 @@ def is_uncasable(text: str) -> bool:
     """Whether a token looks like a URL, e-mail address, file path or code,
     whose case must never change."""
     return bool(_CAMEL.search(text) or _UNCASABLE.search(text))
+
+
+def is_placeholder(text: str) -> bool:
+    """Whether a token is a placeholder such as `[UNK]`, which stands for a
+    word and has no case of its own."""
+    return bool(_PLACEHOLDER.match(text))
 
 
 def always_capitalised(lang: str) -> FrozenSet[str]:

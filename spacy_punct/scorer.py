@@ -14,7 +14,7 @@ from spacy.scorer import PRFScore
 from spacy.training import Example
 from spacy.util import registry
 
-from .align import doc_classes, sentence_initial_words, word_offsets, word_texts
+from .align import cased_word_texts, doc_classes, sentence_initial_words, word_offsets, word_texts
 from .casing import CASE_LABELS, case_label
 from .labels import DEFAULT_LABELS, EMPTY, LabelSet
 
@@ -143,8 +143,8 @@ def score_case(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
     scores = {part: PRFScore() for part in ("all", "initial", "inner")}
     n_docs = 0
     for example in examples:
-        gold = word_texts(example.reference)
-        if not any(text != text.lower() for text in gold.values()):
+        gold = cased_word_texts(example.reference)
+        if not gold:
             continue
         n_docs += 1
         pred = predicted_forms(example.predicted)

@@ -1,4 +1,4 @@
-from spacy_punct.casing import capitalise, decapitalise, is_uncasable
+from spacy_punct.casing import capitalise, decapitalise, is_placeholder, is_uncasable
 
 
 def test_capitalise():
@@ -19,3 +19,10 @@ def test_uncasable_tokens():
         assert is_uncasable(text), text
     for text in ("hello", "paris", "u.s", "e.g.", "3.5", "o'brien", "jean"):
         assert not is_uncasable(text), text
+
+
+def test_placeholders():
+    for text in ("[UNK]", "[PAUSE]"):
+        assert is_placeholder(text), text
+    for text in ("[", "[unk]", "UNK", "[UNK", "NASA"):
+        assert not is_placeholder(text), text

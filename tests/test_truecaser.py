@@ -1,7 +1,7 @@
 import numpy
 import pytest
 import spacy
-from spacy.tokens import DocBin
+from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 
 from spacy_punct.align import gold_case_classes, sentence_initial_words
@@ -98,6 +98,17 @@ def test_gold_case_classes_skip_uncased_references(nlp):
     assert gold_case_classes(cased_eg, CASE_LABELS) == [1, 0, 1, 2]
     uncased = Example(nlp.make_doc("we met john"), nlp.make_doc("we met john"))
     assert gold_case_classes(uncased, CASE_LABELS) == [-1, -1, -1]
+
+
+def test_noise_placeholders_carry_no_case(nlp):
+    # the noise augmenter's [UNK] must not turn an uncased corpus into a cased one
+    words = ["so", "[UNK]", "it", "was", "long"]
+    uncased = Example(Doc(nlp.vocab, words=words), Doc(nlp.vocab, words=words))
+    assert gold_case_classes(uncased, CASE_LABELS) == [-1] * 5
+    assert score_case([uncased])["case_f"] is None
+    cased_words = ["So", "[UNK]", "it", "was", "NASA"]
+    cased = Example(Doc(nlp.vocab, words=words), Doc(nlp.vocab, words=cased_words))
+    assert gold_case_classes(cased, CASE_LABELS) == [1, -1, 0, 0, 2]
 
 
 def test_case_scores(nlp):
