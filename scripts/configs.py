@@ -22,7 +22,16 @@ class Recipe(NamedTuple):
 
 
 RECIPES: Dict[str, Recipe] = {
-    "en_cpu": Recipe("cpu", "English punctuation restoration on CPU.", {"nlp.lang": "en"}),
+    "en_cpu": Recipe(
+        "cpu",
+        "English punctuation restoration on CPU. Simulated recognition errors in 10%\n"
+        "of the training words: on test2011 with 10% errors 49.7 against 45.2\n"
+        "without, on the clean text 53.7 against 54.9 (25 minutes, one thread).",
+        {
+            "nlp.lang": "en",
+            "corpora.train.augmenter": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1},
+        },
+    ),
     "bn_cpu": Recipe(
         "cpu",
         "Bangla punctuation restoration on CPU; dropout 0.3, which beat 0.1 on the\n"

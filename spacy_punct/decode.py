@@ -73,6 +73,7 @@ def decode(
     thresholds: Optional[Mapping[str, float]] = None,
     margins: Optional[Mapping[str, float]] = None,
     keep_existing: bool = False,
+    close_end: bool = False,
 ) -> Decisions:
     """The marks and sentence starts of a doc from its class probabilities.
 
@@ -81,6 +82,9 @@ def decode(
     set keeps it with `keep_existing`; otherwise the prediction decides, and a
     prediction of the class the existing mark counts as keeps that mark (`!`
     where PERIOD is predicted in the default label set).
+    close_end: the doc is a whole text, so its last word ends a sentence:
+    where no sentence-final mark was decided there (and none is written
+    there), the most probable sentence-final class is written.
     """
     table = token_table(doc)
     slots = mark_slots(doc, table)
@@ -92,6 +96,12 @@ def decode(
     for i, existing in slots.existing.items():
         if keep_existing or label_set.class_of(existing) == guesses[i]:
             marks[i] = existing
+    if close_end and slots:
+        last = slots.words[-1]
+        if not ends_sentence(marks[last]) and last not in slots.existing and last not in slots.abbreviations:
+            final = numpy.flatnonzero(label_set.final_mask)
+            if len(final):
+                marks[last] = label_set.mark(int(final[numpy.argmax(probs[last, final])]))
     return Decisions(marks, sentence_starts(table, marks), slots, table)
 
 

@@ -56,6 +56,10 @@ def register_extensions() -> None:
     for name in ("source_map", "source_offsets", "source_text"):
         if not Doc.has_extension(name):
             Doc.set_extension(name, default=None)
+    # True on a doc that is part of a longer text (a training chunk, a stream's
+    # window, a piece of a long text): its end is no end of the text
+    if not Doc.has_extension("open_end"):
+        Doc.set_extension("open_end", default=False)
     if not Token.has_extension("source_i"):
         Token.set_extension("source_i", getter=_source_i)
     if not Token.has_extension("source_idx"):

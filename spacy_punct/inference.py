@@ -17,6 +17,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from thinc.api import use_ops
 
+from .bundled import resolve_model
 from .extensions import register_extensions
 from .punctuator import Punctuator
 from .rewrite import rewrite_doc
@@ -42,14 +43,15 @@ def find_punctuator(nlp: Language) -> Tuple[str, Punctuator]:
 
 
 def load_pipeline(model: Union[str, Path], config: Optional[Dict[str, Any]] = None) -> Language:
-    """Load a pipeline (a package name or a folder) and check that it has a
-    punctuator. `config`: overrides, as for `spacy.load`
+    """Load a pipeline (a bundled pipeline's short name such as "en", a
+    package name or a folder) and check that it has a punctuator. `config`:
+    overrides, as for `spacy.load`
     (e.g. {"components": {"punctuator": {"keep_existing": True}}})."""
     try:
         # dense layers through numpy's BLAS: several times faster on CPUs than
         # thinc's default (blis) for the same products
         with use_ops("numpy", use_blis=False):
-            nlp = spacy.load(model, config=config or {})
+            nlp = spacy.load(resolve_model(model), config=config or {})
     except (OSError, IOError) as e:
         raise PipelineError(f"Cannot load pipeline {str(model)!r}: {e}") from e
     try:
@@ -160,11 +162,11 @@ def punctuate_pieces(
         if len(window) - start >= piece_tokens + context_tokens:
             end = _piece_end(window, start + piece_tokens)
             if end is not None:
-                yield _piece(nlp, window, start, end, context_tokens)
+                yield _piece(nlp, window, start, end, context_tokens, last=False)
                 drop = max(0, end - context_tokens)
                 window, start = window[drop:], end - drop
     if start < len(window):
-        yield _piece(nlp, window, start, len(window), context_tokens)
+        yield _piece(nlp, window, start, len(window), context_tokens, last=True)
 
 
 def _tokens(nlp: Language, text: str) -> Iterator[Tuple[str, str]]:
@@ -195,12 +197,14 @@ def _piece_end(window: List[Tuple[str, str]], target: int) -> Optional[int]:
     return None
 
 
-def _piece(nlp: Language, window: List[Tuple[str, str]], start: int, end: int, context: int) -> Doc:
-    """Punctuate window[start:end] with up to `context` tokens on each side."""
+def _piece(nlp: Language, window: List[Tuple[str, str]], start: int, end: int, context: int, last: bool) -> Doc:
+    """Punctuate window[start:end] with up to `context` tokens on each side;
+    `last`: the piece ends the text."""
     left = max(0, start - context)
     right = min(len(window), end + context)
     part = window[left:right]
     doc = Doc(nlp.vocab, words=[t for t, _ in part], spaces=[bool(s) for _, s in part])
+    doc._.open_end = not last
     annotated = nlp(doc)
     if annotated._.source_map is not None:
         annotated = doc  # the punctuator annotated the input before rewriting it

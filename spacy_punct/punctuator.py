@@ -54,6 +54,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
         "thresholds": {},
         "margins": {},
         "keep_existing": False,
+        "close_last_sentence": False,
         "rewrite": True,
         "store_probs": False,
         "learn_rate_scale": 1.0,
@@ -76,6 +77,7 @@ def make_punctuator(
     thresholds: Dict[str, float],
     margins: Dict[str, float],
     keep_existing: bool,
+    close_last_sentence: bool,
     rewrite: bool,
     store_probs: bool,
     learn_rate_scale: float,
@@ -91,6 +93,10 @@ def make_punctuator(
     margins: per class, Cai & Wang's margin ξ: its mark is written only if
         (p(mark) - p(other)) / p(mark) > ξ for every other class.
     keep_existing: keep punctuation already in the input and only fill gaps.
+    close_last_sentence: a doc is a whole text, so its last word gets the most
+        probable sentence-final mark where none was predicted ("... we saw the
+        coast."); not on docs marked `doc._.open_end` (training chunks, stream
+        windows, pieces of long texts).
     rewrite: return a new, punctuated Doc (else annotate the input in place,
         and let a `punct_rewriter` at the end of the pipeline rewrite it).
     store_probs: keep the class probabilities in `doc._.punct_probs`.
@@ -109,6 +115,7 @@ def make_punctuator(
         thresholds=thresholds,
         margins=margins,
         keep_existing=keep_existing,
+        close_last_sentence=close_last_sentence,
         rewrite=rewrite,
         store_probs=store_probs,
         learn_rate_scale=learn_rate_scale,
@@ -131,6 +138,7 @@ class Punctuator(TrainablePipe):
         thresholds: Optional[Dict[str, float]] = None,
         margins: Optional[Dict[str, float]] = None,
         keep_existing: bool = False,
+        close_last_sentence: bool = False,
         rewrite: bool = True,
         store_probs: bool = False,
         learn_rate_scale: float = 1.0,
@@ -147,6 +155,7 @@ class Punctuator(TrainablePipe):
         self.thresholds = dict(thresholds or {})
         self.margins = dict(margins or {})
         self.keep_existing = keep_existing
+        self.close_last_sentence = close_last_sentence
         self.rewrite = rewrite
         self.store_probs = store_probs
         if not learn_rate_scale >= 0.0:
@@ -246,6 +255,7 @@ class Punctuator(TrainablePipe):
                 thresholds=self.thresholds,
                 margins=self.margins,
                 keep_existing=self.keep_existing,
+                close_end=self.close_last_sentence and not doc._.open_end,
             )
             set_token_values(doc, "punct", decisions.table.idx, decisions.marks)
             if len(doc):

@@ -161,7 +161,8 @@ class Streamer:
         _, probs = next(predict_probs(self.nlp, [doc], batch_size=1))
         pipe = self.punctuator
         decisions = decode(
-            doc, probs, pipe.label_set, thresholds=pipe.thresholds, margins=pipe.margins, keep_existing=pipe.keep_existing
+            doc, probs, pipe.label_set, thresholds=pipe.thresholds, margins=pipe.margins,
+            keep_existing=pipe.keep_existing, close_end=pipe.close_last_sentence and final,
         )
         first = [0]  # the first token of each word of the window
         for item in window:

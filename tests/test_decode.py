@@ -76,3 +76,18 @@ def test_empty_doc(nlp):
     doc = nlp("")
     decisions = decode(doc, numpy.zeros((0, 4), dtype="f"), LABELS)
     assert decisions.marks == [] and decisions.sent_starts == []
+
+
+def test_close_end_writes_the_likeliest_final_mark(nlp):
+    doc = nlp("so how was it")
+    probs = numpy.tile(numpy.array([0.9, 0.04, 0.02, 0.04], dtype="f"), (len(doc), 1))
+    assert decode(doc, probs, LABELS).marks == ["", "", "", ""]
+    assert decode(doc, probs, LABELS, close_end=True).marks == ["", "", "", "?"]  # QUESTION over PERIOD
+    probs[3] = [0.1, 0.6, 0.2, 0.1]  # a comma predicted at the end becomes a full stop
+    assert decode(doc, probs, LABELS, close_end=True).marks == ["", "", "", "."]
+    # a mark written at the end stays with keep_existing; an abbreviation's period ends the text
+    for text in ("so how was it,", "we met dr."):
+        doc = nlp(text)
+        probs = numpy.tile(numpy.array([0.9, 0.04, 0.02, 0.04], dtype="f"), (len(doc), 1))
+        marks = decode(doc, probs, LABELS, keep_existing=True, close_end=True).marks
+        assert marks == decode(doc, probs, LABELS, keep_existing=True).marks

@@ -86,19 +86,25 @@ class PunctCorpus:
         for example in examples:
             if self.augmenter is None:
                 yield example
-            else:
-                yield from self.augmenter(nlp, example)
+                continue
+            for augmented in self.augmenter(nlp, example):
+                augmented.predicted._.open_end = example.predicted._.open_end
+                yield augmented
 
     def _examples(self, nlp: Language, rng: numpy.random.Generator) -> Iterator[Example]:
         for doc in read_docbins(self.path, nlp.vocab, self.limit):
             records = word_records(doc, self.lowercase)
             for start, end in self._chunks(len(records), rng):
                 if self.lookahead is None:
-                    yield make_example(nlp.vocab, records[start:end])
-                    continue
-                right = int(rng.integers(self.lookahead[0], self.lookahead[1] + 1))
-                context = [replace(record, mark=None) for record in records[end : end + right]]
-                yield make_example(nlp.vocab, records[start:end] + context)
+                    example = make_example(nlp.vocab, records[start:end])
+                else:
+                    right = int(rng.integers(self.lookahead[0], self.lookahead[1] + 1))
+                    context = [replace(record, mark=None) for record in records[end : end + right]]
+                    example = make_example(nlp.vocab, records[start:end] + context)
+                    end += right
+                # a chunk cut inside the doc does not end the text
+                example.predicted._.open_end = end < len(records)
+                yield example
 
     def _chunks(self, n_words: int, rng: numpy.random.Generator) -> Iterator[Tuple[int, int]]:
         size = self.max_length or n_words

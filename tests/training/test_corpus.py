@@ -1,6 +1,7 @@
 import pytest
 from spacy.tokens import Doc, DocBin
 
+from spacy_punct.training.augment import create_asr_noise_augmenter
 from spacy_punct.training.corpus import PunctCorpus, read_docbins, strip_docs
 
 from ..conftest import TEXTS, split_marks
@@ -48,6 +49,16 @@ def test_fixed_chunks(nlp, corpus_path):
     lengths = [len(eg.predicted) for eg in PunctCorpus(corpus_path, max_length=5)(nlp)]
     assert max(lengths) == 5
     assert sum(lengths) == len(_words(PunctCorpus(corpus_path, max_length=0)(nlp)))
+
+
+def test_only_a_doc_s_last_chunk_ends_a_text(nlp, corpus_path):
+    n_docs = len(list(PunctCorpus(corpus_path, max_length=0)(nlp)))
+    noise = create_asr_noise_augmenter(level=0.5)
+    for corpus in (PunctCorpus(corpus_path, max_length=0), PunctCorpus(corpus_path, max_length=5),
+                   PunctCorpus(corpus_path, max_length=5, augmenter=noise)):
+        closed = [not eg.predicted._.open_end for eg in corpus(nlp)]
+        assert sum(closed) == n_docs
+        assert closed[-1]
 
 
 def test_limit_and_folder(nlp, corpus_path):
