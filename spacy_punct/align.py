@@ -195,15 +195,19 @@ def cased_word_texts(doc: Doc) -> Dict[int, str]:
     return words if any(text != text.lower() for text in words.values()) else {}
 
 
-def gold_case_classes(example: Example, labels: Tuple[str, ...]) -> List[int]:
+def gold_case_classes(example: Example, labels: Tuple[str, ...], sentence_initial: bool = True) -> List[int]:
     """Per predicted token, the index in `labels` of the case class of the
     reference word ending at the same place; -1 for whitespace, punctuation,
-    placeholders, words the reference does not have, and every word of a
-    reference written without capitals (see `cased_word_texts`)."""
+    placeholders, words the reference does not have, sentence-initial words
+    unless `sentence_initial`, and every word of a reference written without
+    capitals (see `cased_word_texts`)."""
     _, pred_ends = word_offsets(example.predicted)
     gold = cased_word_texts(example.reference)
     if not gold:
         return [-1] * len(pred_ends)
+    if not sentence_initial:
+        for end in sentence_initial_words(example.reference):
+            gold.pop(end, None)
     index = {label: i for i, label in enumerate(labels)}
     return [-1 if end is None or end not in gold else index[case_label(gold[end])] for end in pred_ends]
 

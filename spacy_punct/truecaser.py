@@ -50,20 +50,33 @@ subword_features = true
     default_config={
         "model": DEFAULT_MODEL,
         "min_form_count": 2,
+        "learn_sentence_initial": True,
         "scorer": {"@scorers": "spacy_punct.case_scorer.v1"},
     },
     default_score_weights={"case_f": 1.0, "case_inner_f": 0.0, "case_initial_f": 0.0},
 )
 def make_truecaser(
-    nlp: Language, name: str, model: Model[List[Doc], List[Floats2d]], min_form_count: int, scorer: Optional[Callable]
+    nlp: Language,
+    name: str,
+    model: Model[List[Doc], List[Floats2d]],
+    min_form_count: int,
+    learn_sentence_initial: bool,
+    scorer: Optional[Callable],
 ) -> "Truecaser":
     """Predict the case of every word.
 
     min_form_count: a MIXED form (`McDonald`) is kept from the training data
         when seen at least this many times; a MIXED word without a kept form
         gets its first letter capitalised.
+    learn_sentence_initial: learn the case of sentence-initial words too. With
+        false they count for nothing in the loss: the truecaser learns names
+        and acronyms, and sentence-initial capitals come only from the
+        punctuator's sentence ends (never `long, But we`).
     """
-    return Truecaser(nlp.vocab, model, name, min_form_count=min_form_count, scorer=scorer)
+    return Truecaser(
+        nlp.vocab, model, name, min_form_count=min_form_count, learn_sentence_initial=learn_sentence_initial,
+        scorer=scorer,
+    )
 
 
 class Truecaser(TrainablePipe):
@@ -76,6 +89,7 @@ class Truecaser(TrainablePipe):
         name: str = "truecaser",
         *,
         min_form_count: int = 2,
+        learn_sentence_initial: bool = True,
         scorer: Optional[Callable] = None,
     ) -> None:
         self.vocab = vocab
@@ -83,6 +97,7 @@ class Truecaser(TrainablePipe):
         self.name = name
         self.cfg: Dict[str, Any] = {"labels": list(CASE_LABELS), "forms": {}}
         self.min_form_count = min_form_count
+        self.learn_sentence_initial = learn_sentence_initial
         self.scorer = scorer
 
     @property
@@ -127,7 +142,9 @@ class Truecaser(TrainablePipe):
         ops = self.model.ops
         loss, n_tokens, d_scores = 0.0, 0, []
         for example, probs in zip(examples, scores):
-            gold = numpy.asarray(gold_case_classes(example, self.labels), dtype="i")
+            gold = numpy.asarray(
+                gold_case_classes(example, self.labels, sentence_initial=self.learn_sentence_initial), dtype="i"
+            )
             known = gold >= 0
             truth = numpy.zeros(probs.shape, dtype="f")
             truth[numpy.flatnonzero(known), gold[known]] = 1.0

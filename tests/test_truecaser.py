@@ -100,6 +100,12 @@ def test_gold_case_classes_skip_uncased_references(nlp):
     assert gold_case_classes(uncased, CASE_LABELS) == [-1, -1, -1]
 
 
+def test_sentence_initial_words_can_be_left_to_the_rule(nlp):
+    eg = Example(nlp.make_doc("it rained then john left"), nlp.make_doc("It rained. Then John left."))
+    assert gold_case_classes(eg, CASE_LABELS) == [1, 0, 1, 1, 0]
+    assert gold_case_classes(eg, CASE_LABELS, sentence_initial=False) == [-1, 0, -1, 1, 0]
+
+
 def test_noise_placeholders_carry_no_case(nlp):
     # the noise augmenter's [UNK] must not turn an uncased corpus into a cased one
     words = ["so", "[UNK]", "it", "was", "long"]
