@@ -12,6 +12,8 @@ setup(
     long_description=(Path(__file__).parent / "README.md").read_text(encoding="utf8"),
     long_description_content_type="text/markdown",
     packages=find_packages(include=["spacy_punct", "spacy_punct.*"]),
+    # the bundled pipelines (spacy_punct/models/<name>/): loaded by name, e.g. "en"
+    package_data={"spacy_punct": ["models/*/*", "models/*/*/*"]},
     python_requires=">=3.9",
     install_requires=[
         "spacy>=3.7,<3.9",

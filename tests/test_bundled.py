@@ -1,0 +1,50 @@
+import json
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from spacy_punct import load_pipeline, punctuate
+from spacy_punct.bundled import BUNDLED_DIR, bundled_names, resolve_model
+from spacy_punct.cli import app
+
+TEXT = "so how was the trip it was long but we saw the coast where did you stay in a small hotel near the harbour"
+
+
+def _words(text):
+    return re.sub(r"[,.?!;:]", "", text).lower().split()
+
+
+def test_the_english_pipeline_ships_with_the_package():
+    assert "en" in bundled_names()
+    meta = json.loads((BUNDLED_DIR / "en" / "meta.json").read_text(encoding="utf8"))
+    assert meta["license"] and meta["sources"]
+    assert meta["performance"]["test2011"]["punct_f"] > 0
+    assert (BUNDLED_DIR / "en" / "MODEL_CARD.md").is_file()
+    size = sum(path.stat().st_size for path in (BUNDLED_DIR / "en").rglob("*") if path.is_file())
+    assert size < 12e6
+
+
+@pytest.fixture(scope="module")
+def english():
+    return load_pipeline("en")
+
+
+def test_the_english_pipeline_punctuates_by_name(english):
+    doc = next(punctuate(english, [TEXT]))
+    assert _words(doc.text) == TEXT.split()  # only marks and case change
+    assert doc.text[0].isupper() and doc.text[-1] in ".?!"  # the text ends a sentence (close_last_sentence)
+
+
+def test_a_folder_of_that_name_wins(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert resolve_model("en") == BUNDLED_DIR / "en"
+    (tmp_path / "en").mkdir()
+    assert resolve_model("en") == "en"
+    assert resolve_model("en_core_web_sm") == "en_core_web_sm"
+
+
+def test_the_command_line_takes_the_name():
+    result = CliRunner().invoke(app, ["punctuate", "en"], input=TEXT + "\n")
+    assert result.exit_code == 0, result.output
+    assert _words(result.stdout) == TEXT.split()
