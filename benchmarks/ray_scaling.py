@@ -1,19 +1,24 @@
 """Ray Data scaling on this machine, and a projection to a cluster.
 
-    python benchmarks/ray_scaling.py MODEL TEST.spacy OUTPUT.json [--repeat 4] [--words-per-line 40]
+    python benchmarks/ray_scaling.py MODEL TEST.spacy OUTPUT.json [--repeat 64] [--rounds 2]
 
-Writes test2011 cut into lines as a JSONL file of records, punctuates it with
-`spacy_punct.distributed.punctuate_files` (JSONL in and out, a local Ray) with
-1 and 2 workers, and with 1 worker on half the data and with blocks of 4x the
-records, to separate what each run costs: a fixed start (Ray, actors loading
-the pipeline), a cost per block of records, and a cost per word. The
-projection applies those measured costs to more workers, assuming the words
-per second of one worker scale with workers (one core each, enough machines)
-and that the fixed start does not grow: a projection, not a measurement.
+Writes test2011 cut into 40-word lines, repeated, as a JSONL file of records
+and punctuates it, side by side in one run: with the single-process command
+(`spacy-punct punctuate --input-format jsonl --format jsonl`, 1 and 2
+threads), and with `spacy_punct.distributed.punctuate_files` (JSONL in and
+out, a local Ray with 2 CPUs) with 1 and 2 workers, alternating, best of
+`--rounds`; then with 1 worker on half the data and with batches of 4x the
+records, to separate what a run costs: a fixed start (Ray, actors loading the
+pipeline), a cost per batch of records, and a cost per word. The projection
+applies those measured costs to more workers, assuming the words per second
+of one worker scale with workers (one core each, enough machines) and that
+the fixed start does not grow: a projection, not a measurement.
 """
 import argparse
 import json
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -21,7 +26,7 @@ from pathlib import Path
 import ray
 import spacy
 
-from spacy_punct.distributed import punctuate_files
+from spacy_punct.distributed import init_ray, punctuate_files
 from spacy_punct.training.corpus import PunctCorpus
 
 
@@ -44,12 +49,25 @@ def timed_run(model: str, source: Path, workers: int, batch_size: int) -> float:
     return seconds
 
 
+def timed_command(model: str, source: Path, threads: int) -> float:
+    """Seconds of the single-process command over the same records, start included."""
+    out = Path(tempfile.mkdtemp()) / "out.jsonl"
+    command = [sys.executable, "-m", "spacy_punct", "punctuate", model, str(source), "-o", str(out),
+               "--input-format", "jsonl", "--format", "jsonl", "--threads", str(threads), "--no-progress"]
+    start = time.perf_counter()
+    subprocess.run(command, check=True)
+    seconds = time.perf_counter() - start
+    shutil.rmtree(out.parent)
+    return seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("model")
     parser.add_argument("test")
     parser.add_argument("output")
-    parser.add_argument("--repeat", type=int, default=4)
+    parser.add_argument("--repeat", type=int, default=64)
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--words-per-line", type=int, default=40)
     parser.add_argument("--batch-size", type=int, default=256)
     args = parser.parse_args()
@@ -58,27 +76,33 @@ def main() -> None:
     n_words = write_records(args.test, full, args.words_per_line, args.repeat)
     n_half = write_records(args.test, half, args.words_per_line, max(1, args.repeat // 2))
     n_lines = sum(1 for _ in full.open())
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     runs = {}
-    for name, source, workers, batch in [
-        ("1 worker", full, 1, args.batch_size),
-        ("2 workers", full, 2, args.batch_size),
-        ("1 worker, half the data", half, 1, args.batch_size),
-        ("1 worker, 4x larger blocks", full, 1, 4 * args.batch_size),
-    ]:
-        seconds = timed_run(args.model, source, workers, batch)
-        words = n_words if source == full else n_half
-        runs[name] = {"workers": workers, "batch_size": batch, "words": words, "seconds": seconds,
-                      "words_per_second": words / seconds}
+
+    def record(name: str, workers: int, batch: int, words: int, seconds: float) -> None:
+        if name not in runs or seconds < runs[name]["seconds"]:
+            runs[name] = {"workers": workers, "batch_size": batch, "words": words, "seconds": seconds,
+                          "words_per_second": words / seconds}
         print(f"{name}: {words / seconds:,.0f} words/s ({seconds:.1f} s)", flush=True)
+
+    for threads in (1, 2):
+        record(f"single process, {threads} thread{'s' if threads > 1 else ''}", 0, 64, n_words,
+               timed_command(args.model, full, threads))
+    init_ray(num_cpus=2)
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    for _ in range(args.rounds):
+        for name, workers in [("1 worker", 1), ("2 workers", 2)]:
+            record(name, workers, args.batch_size, n_words, timed_run(args.model, full, workers, args.batch_size))
+    record("1 worker, half the data", 1, args.batch_size, n_half, timed_run(args.model, half, 1, args.batch_size))
+    record("1 worker, 4x larger batches", 1, 4 * args.batch_size, n_words,
+           timed_run(args.model, full, 1, 4 * args.batch_size))
     ray.shutdown()
     shutil.rmtree(folder)
     one, two = runs["1 worker"], runs["2 workers"]
     per_word = (one["seconds"] - runs["1 worker, half the data"]["seconds"]) / (n_words - n_half)
-    blocks = n_lines / args.batch_size
-    per_block = max(0.0, (one["seconds"] - runs["1 worker, 4x larger blocks"]["seconds"]) / (blocks - blocks / 4))
+    batches = n_lines / args.batch_size
+    per_batch = max(0.0, (one["seconds"] - runs["1 worker, 4x larger batches"]["seconds"]) / (batches - batches / 4))
     fixed = max(0.0, one["seconds"] - per_word * n_words)
-    worker_rate = 1 / per_word  # the marginal words/s of one worker: its blocks' costs included
+    worker_rate = 1 / per_word  # the marginal words/s of one worker: its batches' costs included
     projection = []
     for workers in (1, 2, 8, 32, 128):
         for total in (10_000_000, 1_000_000_000):
@@ -89,10 +113,11 @@ def main() -> None:
         "model": args.model,
         "words": n_words,
         "records": n_lines,
+        "rounds": args.rounds,
         "runs": runs,
         "scaling_efficiency_2_workers": two["words_per_second"] / (2 * one["words_per_second"]),
         "fixed_seconds": fixed,
-        "seconds_per_block": per_block,
+        "seconds_per_batch": per_batch,
         "seconds_per_word": per_word,
         "worker_words_per_second": worker_rate,
         "projection": projection,

@@ -266,8 +266,10 @@ def scaling_section(scaling: Dict[str, Any]) -> List[str]:
     lines = [
         "## Ray Data: measured on this machine, projected to a cluster",
         "",
-        f"`benchmarks/ray_scaling.py`: {scaling['words']:,} words in {scaling['records']:,} JSONL records through "
-        "`punctuate_files` on a local Ray with 2 CPUs (the CPU recipe, one thread per actor).",
+        f"`benchmarks/ray_scaling.py`: {scaling['words']:,} words in {scaling['records']:,} JSONL records (test2011 "
+        "in 40-word lines, repeated), JSONL in and out, the CPU recipe. *single process*: `spacy-punct punctuate "
+        "--input-format jsonl --format jsonl`, start included; *workers*: `punctuate_files` on a local Ray with "
+        f"2 CPUs, one thread per actor, start included; 1 and 2 workers alternating, best of {scaling['rounds']}.",
         "",
         "| run | words/s | seconds |",
         "|---|---:|---:|",
@@ -277,7 +279,7 @@ def scaling_section(scaling: Dict[str, Any]) -> List[str]:
     lines += [
         "",
         f"Scaling efficiency with 2 workers: {scaling['scaling_efficiency_2_workers']:.2f}. From the runs: a fixed "
-        f"start of {scaling['fixed_seconds']:.1f} s, {1000 * scaling['seconds_per_block']:.0f} ms per block of "
+        f"start of {scaling['fixed_seconds']:.1f} s, {1000 * scaling['seconds_per_batch']:.0f} ms per batch of "
         f"records, and {scaling['worker_words_per_second']:,.0f} words/s per worker at the margin.",
         "",
         "**Projection** (not measured): the fixed start once, then each worker at the marginal rate measured here, "

@@ -16,7 +16,8 @@ from . import textio
 from .captions import CAPTION_FORMATS, CaptionWord, CueBuilder, caption_header, doc_caption_words, format_cue
 from .convert import CONVERTERS, ConversionError, ConversionStats, ConvertOptions
 from .inference import PipelineError, RecordError, evaluate as evaluate_pipeline
-from .inference import find_punctuator, load_pipeline, output_record, punctuate_docs, punctuate_parts, record_doc
+from .inference import find_punctuator, load_pipeline, output_record, parse_record_line, punctuate_docs, punctuate_parts
+from .inference import record_doc, record_line
 from .labels import EMPTY, MARK_LABELS
 from .threads import DEFAULT_THREADS, set_threads
 from .training.corpus import PunctCorpus, read_docbins, strip_docs
@@ -168,10 +169,7 @@ def _items(nlp: Language, reader: textio.TextReader, whole: bool, records: bool)
             continue
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise RecordError(f"line {number}: not JSON ({e.msg}).") from None
+        record = parse_record_line(line, number)
         yield record_doc(nlp, record, number), record
 
 
@@ -225,7 +223,7 @@ def punctuate(
         items = _items(nlp, reader, whole, input_format == "jsonl")
         if format == "jsonl":
             # a long text's pieces are joined into one record
-            results = ((doc, json.dumps(output_record(doc, record), ensure_ascii=False) + "\n")
+            results = ((doc, record_line(output_record(doc, record)) + "\n")
                        for doc, record in punctuate_docs(nlp, items, batch_size=batch_size))
         elif format in CAPTION_FORMATS:
             target.write(caption_header(format))

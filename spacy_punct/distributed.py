@@ -6,17 +6,32 @@ the object store), and Ray restarts an actor that dies and retries its
 batches, so no record is lost or written twice. The same code runs on one
 machine (`ray.init()`) and on a cluster (`RAY_ADDRESS`). Records keep every
 field (an id among them) and gain `punctuated`, `sentences` and `tokens`, as
-with `punctuate_records`.
+with `punctuate_records`. JSONL files travel as lines (`ray_jsonl`): each
+actor parses and writes its records as the single-process command does, so
+no value is converted to a column type and back.
 """
+import os
 from pathlib import Path
-from typing import Any, Dict, Optional, Union
+from typing import Any, Dict, List, Optional, Union
 
-from .inference import punctuate_records
+import pandas
+import pyarrow
+import ray
+
+from . import ray_jsonl
+from .inference import parse_record_line, punctuate_records, record_line
+from .ray_jsonl import JSONLinesSink, JSONLinesSource
 from .threads import set_threads
+
+# the read and write tasks unpickle the source and sink without importing this package
+ray.cloudpickle.register_pickle_by_value(ray_jsonl)
 
 
 class PunctuateBatch:
-    """The callable class of `map_batches`: one pipeline per actor."""
+    """The callable class of `map_batches`: one pipeline per actor; a batch of
+    records in (an Arrow table), their output records out, as columns."""
+
+    batch_format = "pyarrow"
 
     def __init__(self, model: str, threads: int = 1, batch_size: int = 64) -> None:
         from .inference import load_pipeline
@@ -25,16 +40,24 @@ class PunctuateBatch:
         self.nlp = load_pipeline(model)
         self.batch_size = batch_size
 
-    def __call__(self, batch: "Any") -> "Any":
-        import pandas
+    def __call__(self, batch: pyarrow.Table) -> pandas.DataFrame:
+        # Arrow's own Python values: integers stay integers, nested values stay nested
+        return pandas.DataFrame(self.punctuate(batch.to_pylist()))
 
-        records = [_plain(record) for record in batch.to_dict("records")]
-        return pandas.DataFrame(list(punctuate_records(self.nlp, records, batch_size=self.batch_size)))
+    def punctuate(self, records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        """The output records of a batch of records, in order."""
+        return list(punctuate_records(self.nlp, records, batch_size=self.batch_size))
 
 
-def _plain(record: Dict[str, Any]) -> Dict[str, Any]:
-    """A record read by Ray as plain Python values (numpy arrays to lists)."""
-    return {key: value.tolist() if hasattr(value, "tolist") else value for key, value in record.items()}
+class PunctuateLines(PunctuateBatch):
+    """JSONL in and out: a batch of lines (column `line`, as `JSONLinesSource`
+    reads them) in, the output records' lines out (column `line`), each
+    record read and written as the single-process command reads and writes
+    it, its values untouched by any conversion to columns."""
+
+    def __call__(self, batch: pyarrow.Table) -> Dict[str, List[str]]:
+        records = [parse_record_line(line) for line in batch.column("line").to_pylist()]
+        return {"line": [record_line(output) for output in self.punctuate(records)]}
 
 
 def punctuate_dataset(
@@ -49,26 +72,25 @@ def punctuate_dataset(
 ) -> "Any":
     """A lazy Dataset of the punctuated records of `dataset` (a text column, or
     timed `words`), mapped by `workers` actors, `batch_size` records at a time.
-    `num_gpus`: per actor, for transformer recipes."""
+    `num_gpus`: per actor, for transformer recipes. Ray Data restarts an actor
+    that dies and retries its batches (its defaults for actor pools)."""
     if workers < 1 or batch_size < 1:
         raise ValueError(f"workers and batch_size must be at least 1, not {workers} and {batch_size}.")
     return dataset.map_batches(
         actor_class,
         fn_constructor_kwargs={"model": str(model), "threads": threads, "batch_size": min(batch_size, 64)},
-        batch_format="pandas",
+        batch_format=actor_class.batch_format,
         batch_size=batch_size,
-        concurrency=workers,
+        compute=ray.data.ActorPoolStrategy(size=workers),
         num_gpus=num_gpus,
         num_cpus=threads,
-        max_restarts=-1,
-        max_task_retries=-1,
     )
 
 
 INPUT_FORMATS = {".jsonl": "json", ".json": "json", ".parquet": "parquet"}
 # reading and writing files take no CPU of their own in Ray's accounting, so
 # that they still run while the actors hold every CPU
-_IO_TASKS = {"num_cpus": 0}
+IO_CPUS = 0
 
 
 def punctuate_files(
@@ -84,26 +106,41 @@ def punctuate_files(
 ) -> int:
     """Punctuate JSONL or Parquet records (a file, or a folder of files of one
     format) into a folder of files of the same format, streamed: nothing is
-    held whole. Joins Ray at `address` (else `RAY_ADDRESS`), or starts a local
-    one. Returns the number of records written."""
-    import ray
-
+    held whole. JSONL records are read and written as by the single-process
+    command, line for line.
+    Joins Ray at `address` (else `RAY_ADDRESS`), or starts a local one.
+    Returns the number of records written."""
     input, output = Path(input), Path(output)
     format = input_format(input)
     if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        init_ray(address)
+    options = {"workers": workers, "batch_size": batch_size, "threads": threads, "num_gpus": num_gpus}
     if format == "json":
-        dataset = ray.data.read_json(str(input), lines=True, ray_remote_args=_IO_TASKS)
+        lines = ray.data.read_datasource(JSONLinesSource(str(input)), num_cpus=IO_CPUS)
+        lines = punctuate_dataset(lines, model, actor_class=PunctuateLines, **options)
+        lines.write_datasink(JSONLinesSink(str(output)), ray_remote_args={"num_cpus": IO_CPUS})
     else:
-        dataset = ray.data.read_parquet(str(input), ray_remote_args=_IO_TASKS)
-    result = punctuate_dataset(
-        dataset, model, workers=workers, batch_size=batch_size, threads=threads, num_gpus=num_gpus
-    )
-    if format == "json":
-        result.write_json(str(output), force_ascii=False, ray_remote_args=_IO_TASKS)
-    else:
-        result.write_parquet(str(output), ray_remote_args=_IO_TASKS)
+        records = ray.data.read_parquet(str(input), num_cpus=IO_CPUS)
+        punctuate_dataset(records, model, **options).write_parquet(str(output), ray_remote_args={"num_cpus": IO_CPUS})
     return _count_rows(output, format)
+
+
+# Ray ends idle worker processes beyond one per CPU within a second; the
+# actors hold one per CPU, so without room for a few more every read and
+# write task would start (and import Ray in) a new process
+IDLE_IO_WORKERS = 4
+
+
+def init_ray(address: Optional[str] = None, num_cpus: Optional[int] = None) -> None:
+    """Join the Ray cluster at `address` (else `RAY_ADDRESS`), or start a local
+    Ray (with `num_cpus`, default all) that keeps a few idle workers for the
+    read and write tasks."""
+    if address or os.environ.get("RAY_ADDRESS"):
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        return
+    cpus = num_cpus or os.cpu_count() or 1
+    ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False,
+             _system_config={"num_workers_soft_limit": cpus + IDLE_IO_WORKERS})
 
 
 def input_format(path: Path) -> str:
@@ -117,11 +154,11 @@ def input_format(path: Path) -> str:
 
 def _count_rows(folder: Path, format: str) -> int:
     """The number of records written to an output folder."""
-    import pyarrow.parquet as parquet
+    from pyarrow import parquet
 
     count = 0
     for file in sorted(p for p in folder.rglob("*") if p.is_file()):
-        if format == "json" and file.suffix == ".json":
+        if format == "json" and file.suffix == ".jsonl":
             with file.open(encoding="utf8") as lines:
                 count += sum(1 for line in lines if line.strip())
         elif format == "parquet" and file.suffix == ".parquet":

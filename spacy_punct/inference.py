@@ -5,6 +5,7 @@ evaluation of a pipeline on a DocBin.
 Every function raises an exception on bad input (never exits), so a library
 user, a worker process and the command line share them.
 """
+import json
 import random
 import time
 import warnings
@@ -13,12 +14,13 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
 
 import numpy
 import spacy
+from spacy.attrs import IDX, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 from thinc.api import use_ops
 
 from .bundled import resolve_model
-from .extensions import register_extensions
+from .extensions import register_extensions, token_values
 from .punctuator import Punctuator
 from .rewrite import rewrite_doc
 from .timed import WORD_LIST_KEYS, RecordError, record_word_list, timed_words, words_doc
@@ -249,6 +251,20 @@ def record_doc(nlp: Language, record: Record, number: int = 0) -> Doc:
     return nlp.make_doc(text)
 
 
+def parse_record_line(line: str, number: int = 0) -> Any:
+    """The record of a line of JSONL input (`number`: the line's, for errors)."""
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as e:
+        where = f"line {number}" if number else "line"
+        raise RecordError(f"{where}: not JSON ({e.msg}).") from None
+
+
+def record_line(output: Mapping[str, Any]) -> str:
+    """An output record (see `output_record`) as a line of JSONL (no newline)."""
+    return json.dumps(output, ensure_ascii=False)
+
+
 def output_record(doc: Doc, record: Optional[Record] = None) -> Dict[str, Any]:
     """The output record of a punctuated doc: the input record's fields, the
     input text, the punctuated text, the sentences, and per token its offsets,
@@ -259,23 +275,42 @@ def output_record(doc: Doc, record: Optional[Record] = None) -> Dict[str, Any]:
             output.pop(key, None)
     output["text"] = doc._.source_text if doc._.source_text is not None else doc.text
     output["punctuated"] = doc.text
-    output["sentences"] = [sent.text for sent in doc.sents if sent.text.strip()] if len(doc) else []
+    # read from arrays, not Token objects: this runs once per record of a dataset
+    texts = [token.text for token in doc]
+    starts = doc.to_array([IDX]).tolist() if len(doc) else []
+    ends = [start + len(text) for start, text in zip(starts, texts)]
+    output["sentences"] = _sentence_texts(doc, starts, ends)
+    sources = doc._.source_map or list(range(len(doc)))
+    source_starts = doc._.source_offsets or starts
+    marks = token_values(doc, "punct", starts)
+    start_times = token_values(doc, "start_time", starts)
+    end_times = token_values(doc, "end_time", starts)
     tokens = []
-    for token in doc:
+    for i, text in enumerate(texts):
         entry = {
-            "text": token.text,
-            "start": token.idx,
-            "end": token.idx + len(token.text),
-            "source": token._.source_i,
-            "source_start": token._.source_idx,
-            "punct": token._.punct,
+            "text": text,
+            "start": starts[i],
+            "end": ends[i],
+            "source": sources[i] if sources[i] >= 0 else None,
+            "source_start": source_starts[i] if source_starts[i] >= 0 else None,
+            "punct": marks[i],
         }
-        if token._.start_time is not None:
-            entry["start_time"] = token._.start_time
-            entry["end_time"] = token._.end_time
+        if start_times[i] is not None:
+            entry["start_time"] = start_times[i]
+            entry["end_time"] = end_times[i]
         tokens.append(entry)
     output["tokens"] = tokens
     return output
+
+
+def _sentence_texts(doc: Doc, starts: List[int], ends: List[int]) -> List[str]:
+    """The texts of a doc's sentences (as `doc.sents` gives them), blank ones left out."""
+    if not len(doc):
+        return []
+    first = [i for i, start in enumerate(doc.to_array([SENT_START]).tolist()) if start == 1 and i > 0]
+    bounds = zip([0] + first, first + [len(doc)])
+    texts = (doc.text[starts[begin] : ends[end - 1]] for begin, end in bounds)
+    return [text for text in texts if text.strip()]
 
 
 def predict_probs(nlp: Language, docs: Iterable[Doc], *, batch_size: int = 64) -> Iterator[Tuple[Doc, numpy.ndarray]]:

@@ -36,6 +36,12 @@ def test_the_english_pipeline_punctuates_by_name(english):
     assert doc.text[0].isupper() and doc.text[-1] in ".?!"  # the text ends a sentence (close_last_sentence)
 
 
+def test_empty_and_blank_texts_beside_others(english):
+    texts = ["", TEXT, "   ", "\n"]
+    assert [doc.text for doc in punctuate(english, texts)][::2] == ["", "   "]
+    assert [doc.text for doc in punctuate(english, texts)][1] == next(punctuate(english, [TEXT])).text
+
+
 def test_a_folder_of_that_name_wins(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert resolve_model("en") == BUNDLED_DIR / "en"

@@ -41,7 +41,10 @@ class PackedBiLSTM(torch.nn.Module):
         self.lstm = lstm
 
     def forward(self, X: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        packed = pack_padded_sequence(X, lengths, enforce_sorted=False)
+        if X.shape[0] == 0:  # every doc of the batch is empty
+            return X.new_zeros(X.shape[0], X.shape[1], 2 * self.lstm.hidden_size)
+        # an empty doc is read as one step of padding, whose output is dropped
+        packed = pack_padded_sequence(X, lengths.clamp(min=1), enforce_sorted=False)
         Y, _ = self.lstm(packed)
         Y, _ = pad_packed_sequence(Y, total_length=X.shape[0])
         return Y

@@ -16,6 +16,17 @@ def test_each_sequence_is_encoded_as_if_alone():
         numpy.testing.assert_allclose(model.predict([X])[0], Y, atol=1e-6)
 
 
+def test_empty_sequences_beside_others():
+    model = build_bilstm_encoder(8, 1, 0.0)
+    rng = numpy.random.default_rng(0)
+    Xs = [rng.normal(size=(n, 8)).astype("f") for n in (0, 4, 0)]
+    model.initialize(X=Xs)
+    Ys = model.predict(Xs)
+    assert [Y.shape for Y in Ys] == [(0, 8), (4, 8), (0, 8)]
+    numpy.testing.assert_allclose(model.predict([Xs[1]])[0], Ys[1], atol=1e-6)
+    assert [Y.shape for Y in model.predict([Xs[0], Xs[2]])] == [(0, 8), (0, 8)]
+
+
 def test_gradients_reach_inputs_and_weights():
     model = build_bilstm_encoder(8, 1, 0.0)
     Xs = [numpy.ones((3, 8), dtype="f"), numpy.ones((5, 8), dtype="f")]
