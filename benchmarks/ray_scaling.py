@@ -72,9 +72,9 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=256)
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
-    full, half = folder / "full.jsonl", folder / "half.jsonl"
+    full, single = folder / "full.jsonl", folder / "single.jsonl"
     n_words = write_records(args.test, full, args.words_per_line, args.repeat)
-    n_half = write_records(args.test, half, args.words_per_line, max(1, args.repeat // 2))
+    single.write_text(full.open(encoding="utf8").readline(), encoding="utf8")
     n_lines = sum(1 for _ in full.open())
     runs = {}
 
@@ -92,21 +92,22 @@ def main() -> None:
     for _ in range(args.rounds):
         for name, workers in [("1 worker", 1), ("2 workers", 2)]:
             record(name, workers, args.batch_size, n_words, timed_run(args.model, full, workers, args.batch_size))
-    record("1 worker, half the data", 1, args.batch_size, n_half, timed_run(args.model, half, 1, args.batch_size))
     record("1 worker, 4x larger batches", 1, 4 * args.batch_size, n_words,
            timed_run(args.model, full, 1, 4 * args.batch_size))
+    starts = {}
+    for workers in (1, 2):
+        name = f"{workers} worker{'s' if workers > 1 else ''}, one record (the fixed start)"
+        record(name, workers, args.batch_size, args.words_per_line, timed_run(args.model, single, workers, args.batch_size))
+        starts[workers] = runs[name]["seconds"]
     ray.shutdown()
     shutil.rmtree(folder)
     one, two = runs["1 worker"], runs["2 workers"]
-    per_word = (one["seconds"] - runs["1 worker, half the data"]["seconds"]) / (n_words - n_half)
-    batches = n_lines / args.batch_size
-    per_batch = max(0.0, (one["seconds"] - runs["1 worker, 4x larger batches"]["seconds"]) / (batches - batches / 4))
-    fixed = max(0.0, one["seconds"] - per_word * n_words)
-    worker_rate = 1 / per_word  # the marginal words/s of one worker: its batches' costs included
+    steady = {workers: n_words / (runs[name]["seconds"] - starts[workers])
+              for workers, name in [(1, "1 worker"), (2, "2 workers")]}
     projection = []
     for workers in (1, 2, 8, 32, 128):
         for total in (10_000_000, 1_000_000_000):
-            seconds = fixed + total / (workers * worker_rate)
+            seconds = starts[1] + total / (workers * steady[1])
             projection.append({"workers": workers, "words": total, "hours": seconds / 3600,
                                "words_per_second": total / seconds})
     result = {
@@ -116,10 +117,9 @@ def main() -> None:
         "rounds": args.rounds,
         "runs": runs,
         "scaling_efficiency_2_workers": two["words_per_second"] / (2 * one["words_per_second"]),
-        "fixed_seconds": fixed,
-        "seconds_per_batch": per_batch,
-        "seconds_per_word": per_word,
-        "worker_words_per_second": worker_rate,
+        "fixed_seconds": starts,
+        "steady_words_per_second": steady,
+        "steady_scaling_efficiency_2_workers": steady[2] / (2 * steady[1]),
         "projection": projection,
     }
     print(json.dumps({k: v for k, v in result.items() if k not in ("runs", "projection")}, indent=1))

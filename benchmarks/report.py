@@ -278,11 +278,13 @@ def scaling_section(scaling: Dict[str, Any]) -> List[str]:
         lines.append(f"| {name} | {run['words_per_second']:,.0f} | {run['seconds']:.1f} |")
     lines += [
         "",
-        f"Scaling efficiency with 2 workers: {scaling['scaling_efficiency_2_workers']:.2f}. From the runs: a fixed "
-        f"start of {scaling['fixed_seconds']:.1f} s, {1000 * scaling['seconds_per_batch']:.0f} ms per batch of "
-        f"records, and {scaling['worker_words_per_second']:,.0f} words/s per worker at the margin.",
+        f"Scaling efficiency with 2 workers: {scaling['scaling_efficiency_2_workers']:.2f} over whole runs; "
+        f"{scaling['steady_scaling_efficiency_2_workers']:.2f} at the steady rate, the fixed start of a run "
+        f"({scaling['fixed_seconds']['1']:.1f} s with 1 worker, {scaling['fixed_seconds']['2']:.1f} s with 2) taken "
+        f"out: {scaling['steady_words_per_second']['1']:,.0f} and {scaling['steady_words_per_second']['2']:,.0f} "
+        "words/s.",
         "",
-        "**Projection** (not measured): the fixed start once, then each worker at the marginal rate measured here, "
+        "**Projection** (not measured): the fixed start once, then each worker at one worker's steady rate, "
         "one core per worker on enough machines.",
         "",
         "| workers | words | hours | words/s |",
