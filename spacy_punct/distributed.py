@@ -11,6 +11,7 @@ actor parses and writes its records as the single-process command does, so
 no value is converted to a column type and back.
 """
 import os
+import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
 
@@ -19,7 +20,7 @@ import pyarrow
 import ray
 
 from . import ray_jsonl
-from .inference import parse_record_line, punctuate_records, record_line
+from .inference import RecordError, parse_record_line, punctuate_records, record_line
 from .ray_jsonl import JSONLinesSink, JSONLinesSource
 from .threads import set_threads
 
@@ -115,13 +116,21 @@ def punctuate_files(
     if not ray.is_initialized():
         init_ray(address)
     options = {"workers": workers, "batch_size": batch_size, "threads": threads, "num_gpus": num_gpus}
-    if format == "json":
-        lines = ray.data.read_datasource(JSONLinesSource(str(input)), num_cpus=IO_CPUS)
-        lines = punctuate_dataset(lines, model, actor_class=PunctuateLines, **options)
-        lines.write_datasink(JSONLinesSink(str(output)), ray_remote_args={"num_cpus": IO_CPUS})
-    else:
-        records = ray.data.read_parquet(str(input), num_cpus=IO_CPUS)
-        punctuate_dataset(records, model, **options).write_parquet(str(output), ray_remote_args={"num_cpus": IO_CPUS})
+    try:
+        if format == "json":
+            lines = ray.data.read_datasource(JSONLinesSource(str(input)), num_cpus=IO_CPUS)
+            lines = punctuate_dataset(lines, model, actor_class=PunctuateLines, **options)
+            lines.write_datasink(JSONLinesSink(str(output)), ray_remote_args={"num_cpus": IO_CPUS})
+        else:
+            records = ray.data.read_parquet(str(input), num_cpus=IO_CPUS)
+            punctuated = punctuate_dataset(records, model, **options)
+            punctuated.write_parquet(str(output), ray_remote_args={"num_cpus": IO_CPUS})
+    except ray.exceptions.RayError as e:
+        # Ray passes on a worker's error as text: a bad record is told as such
+        found = re.search(r"RecordError: (.+)", str(e))
+        if found is None:
+            raise
+        raise RecordError(f"{input}: {found.group(1).strip()} The records done so far are in {output}.") from None
     return _count_rows(output, format)
 
 

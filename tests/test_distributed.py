@@ -96,3 +96,7 @@ def test_punctuate_command_with_the_ray_engine(local_ray, trained, tmp_path, rec
     assert result.exit_code == 0 and f"Wrote {len(records)} records" in result.output, result.output
     again = CliRunner().invoke(app, args)
     assert again.exit_code == 1 and "exists" in again.output
+    source.write_text(json.dumps(records[0]) + "\n{not json\n", encoding="utf8")
+    bad_args = ["punctuate", str(tmp_path / "model"), str(source), "-o", str(tmp_path / "bad"), "--engine", "ray"]
+    bad = CliRunner().invoke(app, bad_args)
+    assert bad.exit_code == 1 and "not JSON" in bad.output, bad.output
