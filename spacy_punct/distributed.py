@@ -6,7 +6,7 @@ the object store), and Ray restarts an actor that dies and retries its
 batches, so no record is lost or written twice. The same code runs on one
 machine (`ray.init()`) and on a cluster (`RAY_ADDRESS`). Records keep every
 field (an id among them) and gain `punctuated`, `sentences` and `tokens`, as
-with `punctuate_records`. JSONL files travel as lines (`ray_jsonl`): each
+with `punctuate_records`. JSONL files travel as lines (`ray_io`): each
 actor parses and writes its records as the single-process command does, so
 no value is converted to a column type and back.
 """
@@ -15,17 +15,24 @@ import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
 
-import pandas
 import pyarrow
 import ray
 
-from . import ray_jsonl
+from . import ray_io
 from .inference import RecordError, parse_record_line, punctuate_records, record_line
-from .ray_jsonl import JSONLinesSink, JSONLinesSource
+from .ray_io import JSONLinesSink, JSONLinesSource, ParquetSource
 from .threads import set_threads
 
 # the read and write tasks unpickle the source and sink without importing this package
-ray.cloudpickle.register_pickle_by_value(ray_jsonl)
+ray.cloudpickle.register_pickle_by_value(ray_io)
+
+
+# the fields `output_record` adds to a record, as columns
+_TOKEN = pyarrow.struct([("text", pyarrow.string()), ("start", pyarrow.int64()), ("end", pyarrow.int64()),
+                         ("source", pyarrow.int64()), ("source_start", pyarrow.int64()), ("punct", pyarrow.string()),
+                         ("start_time", pyarrow.float64()), ("end_time", pyarrow.float64())])
+OUTPUT_SCHEMA = pyarrow.schema([("text", pyarrow.string()), ("punctuated", pyarrow.string()),
+                                ("sentences", pyarrow.list_(pyarrow.string())), ("tokens", pyarrow.list_(_TOKEN))])
 
 
 class PunctuateBatch:
@@ -41,9 +48,12 @@ class PunctuateBatch:
         self.nlp = load_pipeline(model)
         self.batch_size = batch_size
 
-    def __call__(self, batch: pyarrow.Table) -> pandas.DataFrame:
+    def __call__(self, batch: pyarrow.Table) -> pyarrow.Table:
         # Arrow's own Python values: integers stay integers, nested values stay nested
-        return pandas.DataFrame(self.punctuate(batch.to_pylist()))
+        outputs = self.punctuate(batch.to_pylist())
+        # one schema for every batch, whatever its records hold (nulls where they lack a value)
+        kept = [field for field in batch.schema if field.name not in OUTPUT_SCHEMA.names]
+        return pyarrow.Table.from_pylist(outputs, schema=pyarrow.schema(kept + list(OUTPUT_SCHEMA)))
 
     def punctuate(self, records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
         """The output records of a batch of records, in order."""
@@ -122,7 +132,7 @@ def punctuate_files(
             lines = punctuate_dataset(lines, model, actor_class=PunctuateLines, **options)
             lines.write_datasink(JSONLinesSink(str(output)), ray_remote_args={"num_cpus": IO_CPUS})
         else:
-            records = ray.data.read_parquet(str(input), num_cpus=IO_CPUS)
+            records = ray.data.read_datasource(ParquetSource(str(input)), num_cpus=IO_CPUS)
             punctuated = punctuate_dataset(records, model, **options)
             punctuated.write_parquet(str(output), ray_remote_args={"num_cpus": IO_CPUS})
     except ray.exceptions.RayError as e:

@@ -80,9 +80,10 @@ WORD_LIST_KEYS = ("words", "result", "segments")
 def record_word_list(record: Mapping[str, Any], where: str) -> Optional[List[Any]]:
     """The word list of a record in one of the known shapes (None if it has
     none): "words" (ours, Whisper-style word lists), "result" (Vosk),
-    "segments" with "words" in each (Whisper)."""
+    "segments" with "words" in each (Whisper). A null list counts as none:
+    columnar data (Parquet) gives every record every column."""
     for key in ("words", "result"):
-        if key in record:
+        if record.get(key) is not None:
             words = record[key]
             if not isinstance(words, list):
                 raise RecordError(f"{where}: '{key}' must be a list of {{'word', 'start', 'end'}} objects.")

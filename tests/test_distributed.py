@@ -83,6 +83,24 @@ def test_jsonl_files_in_and_out(local_ray, trained, tmp_path, records):
         punctuate_files(str(tmp_path / "model"), tmp_path / "model" / "config.cfg", tmp_path / "out2")
 
 
+def test_parquet_files_in_and_out(local_ray, trained, tmp_path, records):
+    import pyarrow
+    from pyarrow import parquet
+
+    trained.to_disk(tmp_path / "model")
+    timed = [{"word": w, "start": 0.5 * i, "end": 0.5 * i + 0.4} for i, w in enumerate("so where did you stay".split())]
+    rows = [{"id": r["id"], "text": r["text"], "channel": r["channel"], "words": None} for r in records]
+    rows.append({"id": "timed", "text": None, "channel": 7, "words": timed})
+    parquet.write_table(pyarrow.Table.from_pylist(rows), tmp_path / "in.parquet")
+    count = punctuate_files(str(tmp_path / "model"), tmp_path / "in.parquet", tmp_path / "out", workers=2, batch_size=8)
+    assert count == len(rows)
+    result = _by_id(parquet.read_table(tmp_path / "out").to_pylist())  # the files share one schema
+    expected = _by_id(punctuate_records(trained, records + [{"id": "timed", "channel": 7, "words": timed}]))
+    assert {k: (v["punctuated"], v["channel"]) for k, v in result.items()} == {
+        k: (v["punctuated"], v["channel"]) for k, v in expected.items()}
+    assert [t["start_time"] for t in result["timed"]["tokens"] if t["source"] is not None] == [0.0, 0.5, 1.0, 1.5, 2.0]
+
+
 def test_punctuate_command_with_the_ray_engine(local_ray, trained, tmp_path, records):
     from typer.testing import CliRunner
 

@@ -12,6 +12,9 @@ def test_timed_words_accept_the_shapes_recognisers_write():
     whisper = {"segments": [{"words": [{"word": "a", "start": 0, "end": 1}]}, {"words": [{"word": "b", "start": 1, "end": 2}]}]}
     assert [w["word"] for w in record_word_list(whisper, "r")] == ["a", "b"]
     assert record_word_list({"text": "a b"}, "r") is None
+    assert record_word_list({"text": "a b", "words": None, "result": None}, "r") is None  # a column of nulls
+    with pytest.raises(RecordError, match="'words' must be a list"):
+        record_word_list({"words": "a b"}, "r")
 
 
 @pytest.mark.parametrize(

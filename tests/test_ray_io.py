@@ -8,8 +8,8 @@ pytest.importorskip("ray")
 
 from ray.data.block import BlockAccessor  # noqa: E402
 
-from spacy_punct import ray_jsonl  # noqa: E402
-from spacy_punct.ray_jsonl import JSONLinesSink, JSONLinesSource  # noqa: E402
+from spacy_punct import ray_io  # noqa: E402
+from spacy_punct.ray_io import JSONLinesSink, JSONLinesSource  # noqa: E402
 
 RECORDS = [
     {"id": 1, "text": "so how was the trip"},
@@ -21,7 +21,7 @@ RECORDS = [
 def _read(tmp_path, data: bytes, chunk_bytes: int, lines_per_block: int, monkeypatch):
     path = tmp_path / "in.jsonl"
     path.write_bytes(data)
-    monkeypatch.setattr(ray_jsonl, "LINES_PER_BLOCK", lines_per_block)
+    monkeypatch.setattr(ray_io, "LINES_PER_BLOCK", lines_per_block)
     source = JSONLinesSource(str(path))
     source.chunk_bytes = chunk_bytes
     return [table.column("line").to_pylist() for table in source._read_stream(pyarrow.BufferReader(data), str(path))]
