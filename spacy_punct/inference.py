@@ -21,6 +21,7 @@ from thinc.api import use_ops
 
 from .bundled import resolve_model
 from .extensions import register_extensions, token_values
+from .factory_imports import named_factories_only
 from .punctuator import Punctuator
 from .rewrite import rewrite_doc
 from .timed import WORD_LIST_KEYS, RecordError, record_word_list, timed_words, words_doc
@@ -52,8 +53,9 @@ def load_pipeline(model: Union[str, Path], config: Optional[Dict[str, Any]] = No
     try:
         # dense layers through numpy's BLAS: several times faster on CPUs than
         # thinc's default (blis) for the same products
-        with use_ops("numpy", use_blis=False):
-            nlp = spacy.load(resolve_model(model), config=config or {})
+        path = resolve_model(model)
+        with use_ops("numpy", use_blis=False), named_factories_only(path, config):
+            nlp = spacy.load(path, config=config or {})
     except (OSError, IOError) as e:
         raise PipelineError(f"Cannot load pipeline {str(model)!r}: {e}") from e
     try:
