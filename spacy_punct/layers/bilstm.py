@@ -7,10 +7,18 @@ token: the same text gets other vectors in another batch. This encoder packs
 the sequences (`torch.nn.utils.rnn.pack_padded_sequence`), so each direction
 reads only the doc's own tokens. The weights are those of the same
 `torch.nn.LSTM`.
+
+Torch's fused CPU kernel (oneDNN) takes padded batches only, and runs a packed
+one step by step, two to three times slower. At inference on the CPU each
+direction of each layer therefore runs as a one-way LSTM over the padded
+batch, the backward one over every doc reversed within its own length: the
+padding comes after each doc's tokens in both directions, so the outputs are
+those of the packed run.
 """
-from typing import Callable, List, Tuple, cast
+from typing import Callable, Dict, List, Tuple, cast
 
 import torch
+from torch.func import functional_call
 from spacy.util import registry
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper, noop, torch2xp, with_padded, xp2torch
@@ -39,15 +47,47 @@ class PackedBiLSTM(torch.nn.Module):
     def __init__(self, lstm: torch.nn.LSTM) -> None:
         super().__init__()
         self.lstm = lstm
+        # one-way, one-layer LSTMs by input width, run with this LSTM's
+        # weights; a plain dict, so they are neither parameters nor saved
+        self._one_way: Dict[int, torch.nn.LSTM] = {}
 
     def forward(self, X: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         if X.shape[0] == 0:  # every doc of the batch is empty
             return X.new_zeros(X.shape[0], X.shape[1], 2 * self.lstm.hidden_size)
+        if not self.training and X.device.type == "cpu":
+            return self._padded_forward(X, lengths)
         # an empty doc is read as one step of padding, whose output is dropped
         packed = pack_padded_sequence(X, lengths.clamp(min=1), enforce_sorted=False)
         Y, _ = self.lstm(packed)
         Y, _ = pad_packed_sequence(Y, total_length=X.shape[0])
         return Y
+
+    def _padded_forward(self, X: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """The packed run's outputs (zero on padding), direction by direction
+        over the padded batch."""
+        steps = torch.arange(X.shape[0]).unsqueeze(1)
+        lengths = lengths.unsqueeze(0)
+        valid = steps < lengths
+        # step t of a doc reversed within its length; padding stays in place
+        reverse = torch.where(valid, lengths - 1 - steps, steps).unsqueeze(2)
+        mask = valid.unsqueeze(2).to(X.dtype)
+        H = X * mask
+        for layer in range(self.lstm.num_layers):
+            forward = self._run_one_way(H, layer, "")
+            backward = self._run_one_way(H.gather(0, reverse.expand_as(H)), layer, "_reverse")
+            backward = backward.gather(0, reverse.expand_as(backward))
+            H = torch.cat([forward, backward], dim=2) * mask
+        return H
+
+    def _run_one_way(self, H: torch.Tensor, layer: int, direction: str) -> torch.Tensor:
+        width = H.shape[2]
+        if width not in self._one_way:
+            self._one_way[width] = torch.nn.LSTM(width, self.lstm.hidden_size, 1)
+        weights = {
+            f"{name}_l0": getattr(self.lstm, f"{name}_l{layer}{direction}")
+            for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
+        }
+        return functional_call(self._one_way[width], weights, (H,))[0]
 
 
 def _padded_to_torch(model: Model, Xp: Padded, is_train: bool) -> Tuple[ArgsKwargs, Callable]:

@@ -3,7 +3,9 @@ import random
 import numpy
 import spacy
 
-from spacy_punct.layers.bilstm import build_bilstm_encoder
+import torch
+
+from spacy_punct.layers.bilstm import PackedBiLSTM, build_bilstm_encoder
 
 
 def test_each_sequence_is_encoded_as_if_alone():
@@ -25,6 +27,21 @@ def test_empty_sequences_beside_others():
     assert [Y.shape for Y in Ys] == [(0, 8), (4, 8), (0, 8)]
     numpy.testing.assert_allclose(model.predict([Xs[1]])[0], Ys[1], atol=1e-6)
     assert [Y.shape for Y in model.predict([Xs[0], Xs[2]])] == [(0, 8), (0, 8)]
+
+
+def test_the_padded_inference_run_gives_the_packed_outputs():
+    torch.manual_seed(0)
+    encoder = PackedBiLSTM(torch.nn.LSTM(12, 6, 3, bidirectional=True))
+    lengths = torch.tensor([9, 0, 1, 4, 9, 2])
+    X = torch.randn(9, 6, 12) * (torch.arange(9).unsqueeze(1) < lengths).unsqueeze(2)
+    with torch.no_grad():
+        packed = encoder.train()(X, lengths)  # no dropout: the same function
+        padded = encoder.eval()(X, lengths)
+    valid = (torch.arange(9).unsqueeze(1) < lengths).unsqueeze(2)
+    assert padded.shape == packed.shape == (9, 6, 12)
+    torch.testing.assert_close(padded * valid, packed * valid, atol=1e-6, rtol=1e-5)
+    assert not (padded * ~valid).any()
+    assert set(encoder.state_dict()) == {"lstm." + name for name in encoder.lstm.state_dict()}
 
 
 def test_gradients_reach_inputs_and_weights():
