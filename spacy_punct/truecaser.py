@@ -126,13 +126,20 @@ class Truecaser(TrainablePipe):
         """Write each word's cased form to `token._.truecase` (None for
         punctuation, whitespace and tokens whose case never changes)."""
         labels, forms = self.labels, self.forms
+        cased: Dict[Tuple[str, int], Optional[str]] = {}  # words recur: each form is worked out once
         for doc, probs in zip(docs, scores):
             table = token_table(doc)
             guesses = self.model.ops.to_numpy(probs).argmax(axis=1).tolist() if len(doc) else []
-            values = [
-                None if is_space or is_punct or is_caseless(text) else apply_case(text.lower(), labels[guess], forms)
-                for text, is_space, is_punct, guess in zip(table.texts, table.is_space, table.punct, guesses)
-            ]
+            values = []
+            for text, is_space, is_punct, guess in zip(table.texts, table.is_space, table.punct, guesses):
+                if is_space or is_punct:
+                    values.append(None)
+                    continue
+                value = cased.get((text, guess), "")
+                if value == "":
+                    value = None if is_caseless(text) else apply_case(text.lower(), labels[guess], forms)
+                    cased[text, guess] = value
+                values.append(value)
             set_token_values(doc, "truecase", table.idx, values)
 
     def get_loss(self, examples: Iterable[Example], scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
