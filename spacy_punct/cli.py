@@ -549,6 +549,38 @@ def tune(
     typer.echo(f"Saved {output}")
 
 
+@app.command(short_help="Write a teacher pipeline's class probabilities on training docs.")
+def distill(
+    teacher: str = typer.Argument(..., help="The teacher: a pipeline name or path with a punctuator."),
+    input: Path = typer.Argument(..., help="A .spacy file of punctuated training text, or a folder of them.", exists=True),
+    output: Path = typer.Argument(..., help="The .spacy file to write."),
+    lowercase: bool = typer.Option(True, help="Show the teacher lower-cased words, as the student's reader does."),
+    batch_size: int = typer.Option(8, help="Documents per batch."),
+    threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
+) -> None:
+    """Write the teacher's class probabilities on the words of training docs
+    (`token._.teacher_probs`): train a student on the output with the
+    punctuator's `distill_weight` above 0."""
+    from .training.distill import teacher_docs
+
+    _prepare_output(output, input)
+    _set_threads(threads)
+    nlp = _load(teacher)
+    bar = tqdm(unit=" docs", file=sys.stderr, disable=not sys.stderr.isatty())
+    docs = DocBin(store_user_data=True)
+    n_words = 0
+    try:
+        for doc in teacher_docs(nlp, read_docbins(input, nlp.vocab), lowercase=lowercase, batch_size=batch_size):
+            docs.add(doc)
+            n_words += len(doc)
+            bar.update(1)
+    except ValueError as e:
+        fail(str(e))
+    bar.close()
+    docs.to_disk(output)
+    typer.echo(f"Wrote {len(docs)} docs, {n_words} tokens with the teacher's probabilities to {output}")
+
+
 @app.command(short_help="Write the gold form of a test set.")
 def strip(
     input: Path = typer.Argument(..., help="A .spacy file of punctuated text, or a folder of them.", exists=True),

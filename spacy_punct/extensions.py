@@ -46,6 +46,9 @@ def register_extensions() -> None:
     # the word as the truecaser would write it (None: no prediction)
     if not Token.has_extension("truecase"):
         Token.set_extension("truecase", default=None)
+    # a teacher pipeline's class probabilities, for distillation (training data)
+    if not Token.has_extension("teacher_probs"):
+        Token.set_extension("teacher_probs", default=None)
     if not Doc.has_extension("punctuated"):
         Doc.set_extension("punctuated", getter=_punctuated)
     # per-token class probabilities (n_tokens x n_labels), when asked for

@@ -16,6 +16,7 @@ from thinc.types import Floats2d
 
 from .align import gold_classes
 from .decode import Decisions, decode
+from .training.distill import mix_teacher_probs
 from . import threads  # noqa: F401  (forked workers start with one torch thread)
 from .extensions import register_extensions, set_token_values
 from .labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
@@ -51,6 +52,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
         "model": DEFAULT_MODEL,
         "labels": list(DEFAULT_LABELS),
         "empty_weight": 1.0,
+        "distill_weight": 0.0,
         "thresholds": {},
         "margins": {},
         "keep_existing": False,
@@ -74,6 +76,7 @@ def make_punctuator(
     model: Model[List[Doc], List[Floats2d]],
     labels: Optional[List[str]],
     empty_weight: float,
+    distill_weight: float,
     thresholds: Dict[str, float],
     margins: Dict[str, float],
     keep_existing: bool,
@@ -88,6 +91,9 @@ def make_punctuator(
     labels: the classes (EMPTY first); null to infer them from the training data.
     empty_weight: loss weight of tokens whose gold class is EMPTY (< 1 counters
         the class imbalance).
+    distill_weight: share of a teacher's class probabilities in the training
+        target of the words that carry them (`token._.teacher_probs`, written
+        by `spacy-punct distill`): the target is (1 - w) * gold + w * teacher.
     thresholds: per class, the probability from which its mark is written (and
         below which it is not), whatever the other classes' probabilities.
     margins: per class, Cai & Wang's margin ξ: its mark is written only if
@@ -112,6 +118,7 @@ def make_punctuator(
         name,
         labels=labels,
         empty_weight=empty_weight,
+        distill_weight=distill_weight,
         thresholds=thresholds,
         margins=margins,
         keep_existing=keep_existing,
@@ -135,6 +142,7 @@ class Punctuator(TrainablePipe):
         *,
         labels: Optional[Sequence[str]] = DEFAULT_LABELS,
         empty_weight: float = 1.0,
+        distill_weight: float = 0.0,
         thresholds: Optional[Dict[str, float]] = None,
         margins: Optional[Dict[str, float]] = None,
         keep_existing: bool = False,
@@ -152,6 +160,9 @@ class Punctuator(TrainablePipe):
         if not 0.0 <= empty_weight:
             raise ValueError(f"empty_weight must be >= 0, not {empty_weight}.")
         self.empty_weight = empty_weight
+        if not 0.0 <= distill_weight <= 1.0:
+            raise ValueError(f"distill_weight must be between 0 and 1, not {distill_weight}.")
+        self.distill_weight = distill_weight
         self.thresholds = dict(thresholds or {})
         self.margins = dict(margins or {})
         self.keep_existing = keep_existing
@@ -281,13 +292,14 @@ class Punctuator(TrainablePipe):
             gold = numpy.asarray(gold_classes(example, label_set), dtype="i")
             weights = numpy.where(gold < 0, 0.0, numpy.where(gold == 0, self.empty_weight, 1.0))
             gold = numpy.maximum(gold, 0)
-            gold_idx = ops.asarray1i(gold)
             weight = ops.asarray1f(weights.astype("f"))
-            truth = ops.alloc2f(*probs.shape)
+            truth = numpy.zeros(probs.shape, dtype="f")
+            truth[numpy.arange(len(gold)), gold] = 1.0
+            if self.distill_weight:
+                mix_teacher_probs(truth, example.predicted, label_set, self.distill_weight)
+            truth = ops.asarray2f(truth)
             if len(gold):
-                truth[ops.xp.arange(len(gold)), gold_idx] = 1.0
-                gold_probs = probs[ops.xp.arange(len(gold)), gold_idx]
-                loss += float(-(weight * ops.xp.log(gold_probs + 1e-9)).sum())
+                loss += float(-(weight * (truth * ops.xp.log(probs + 1e-9)).sum(axis=1)).sum())
             d_scores.append((probs - truth) * weight[:, None])
             n_tokens += len(gold)
         n_tokens = max(n_tokens, 1)
