@@ -296,6 +296,38 @@ def scaling_section(scaling: Dict[str, Any]) -> List[str]:
     return lines + [""]
 
 
+def recipes_section(summary: Dict[str, Any], output: Path) -> List[str]:
+    """Every recipe's test2011 F1 against its words/s, measured side by side."""
+    recipes = summary["recipes"]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for name, run in recipes.items():
+        ax.scatter(run["words_per_second"], 100 * run["punct_f"])
+        ax.annotate(name, (run["words_per_second"], 100 * run["punct_f"]), textcoords="offset points", xytext=(5, 4))
+    ax.set_xscale("log")
+    ax.set_xlabel(f"words/s (nlp.pipe, {summary['threads']} threads, log scale)")
+    ax.set_ylabel("test2011 micro F1")
+    ax.set_title("Accuracy against speed, every recipe")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(output / "f1_vs_speed.png", dpi=120)
+    plt.close(fig)
+    lines = [
+        "## Every recipe: accuracy against speed",
+        "",
+        f"`benchmarks/recipes.py`: IWSLT test2011 as whole documents (micro F1, and with 10% simulated recognition "
+        f"errors), and `nlp.pipe` over test2011 cut into {summary['lines']:,} lines of 40 words "
+        f"({summary['words']:,} words, batch {summary['batch_size']}, {summary['threads']} threads), the recipes "
+        f"alternating, best of {summary['rounds']} rounds.",
+        "",
+        "| recipe | micro F1 | QUESTION | + noise | words/s |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, run in recipes.items():
+        lines.append(f"| {name} | {100 * run['punct_f']:.1f} | {100 * run['question_f']:.1f} | "
+                     f"{100 * run['punct_f_asr_noise_0.1']:.1f} | {run['words_per_second']:,.0f} |")
+    return lines + ["", "![F1 against words/s](f1_vs_speed.png)", ""]
+
+
 def read_sections(path: Path) -> Dict[str, List[str]]:
     """The sections of an existing RESULTS.md (a file without markers is one
     section, "main")."""
@@ -348,6 +380,9 @@ def main() -> None:
     speed = args.metrics / "en-small-trf" / "speed.json"
     if speed.exists():
         sections["trf-speed"] = speed_section(load(speed))
+    recipes = args.metrics / "recipes.json"
+    if recipes.exists():
+        sections["recipes"] = recipes_section(load(recipes), args.output)
     scaling = args.metrics / "ray" / "scaling.json"
     if scaling.exists():
         sections["ray-scaling"] = scaling_section(load(scaling))

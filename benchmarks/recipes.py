@@ -1,0 +1,82 @@
+"""Every recipe side by side in one run: test2011 micro F1 (whole documents,
+and with 10% simulated recognition errors) and `nlp.pipe` words/s over
+test2011 cut into 40-word lines, the same threads and batch for all, speeds
+measured in alternating rounds (best of `--rounds`).
+
+    python benchmarks/recipes.py TEST.spacy OUTPUT.json NAME=MODEL [NAME=MODEL ...] [--int8 NAME] [--threads 2]
+
+`--int8 NAME`: also a copy of recipe NAME with its transformer quantized to
+int8 at load (`spacy_punct.quantizer.add_quantizer`), named NAME-int8.
+"""
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Dict, List
+
+from spacy.language import Language
+
+from spacy_punct.inference import evaluate, load_pipeline
+from spacy_punct.quantizer import add_quantizer
+from spacy_punct.threads import set_threads
+from spacy_punct.training.corpus import PunctCorpus
+
+
+def lines_of(nlp: Language, test: str, words_per_line: int) -> List[str]:
+    words = [t.text for eg in PunctCorpus(test, max_length=0)(nlp) for t in eg.predicted]
+    return [" ".join(words[i : i + words_per_line]) for i in range(0, len(words), words_per_line)]
+
+
+def words_per_second(nlp: Language, lines: List[str], batch_size: int) -> float:
+    n_words = sum(len(line.split()) for line in lines)
+    list(nlp.pipe(lines[:batch_size], batch_size=batch_size))
+    start = time.perf_counter()
+    for _ in nlp.pipe(lines, batch_size=batch_size):
+        pass
+    return n_words / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("test")
+    parser.add_argument("output")
+    parser.add_argument("recipes", nargs="+", help="NAME=MODEL")
+    parser.add_argument("--int8", action="append", default=[], help="add an int8 copy of this recipe")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--words-per-line", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
+    set_threads(args.threads)
+    models = dict(recipe.split("=", 1) for recipe in args.recipes)
+    pipelines: Dict[str, Language] = {name: load_pipeline(model) for name, model in models.items()}
+    for name in args.int8:
+        pipelines[f"{name}-int8"] = load_pipeline(models[name])
+        add_quantizer(pipelines[f"{name}-int8"])
+    lines = lines_of(next(iter(pipelines.values())), args.test, args.words_per_line)
+    speeds: Dict[str, float] = {}
+    for _ in range(args.rounds):
+        for name, nlp in pipelines.items():
+            speeds[name] = max(speeds.get(name, 0.0), words_per_second(nlp, lines, args.batch_size))
+            print(f"{name}: {speeds[name]:,.0f} words/s", flush=True)
+    results = {}
+    for name, nlp in pipelines.items():
+        clean = evaluate(nlp, args.test)
+        noisy = evaluate(nlp, args.test, asr_noise=0.1)
+        results[name] = {
+            "model": models.get(name, models.get(name[: -len("-int8")])),
+            "words_per_second": speeds[name],
+            "punct_f": clean["punct_f"],
+            "question_f": clean["punct_per_type"]["QUESTION"]["f"],
+            "punct_f_asr_noise_0.1": noisy["punct_f"],
+        }
+        print(f"{name}: F1 {100 * clean['punct_f']:.1f}, QUESTION {100 * results[name]['question_f']:.1f}, "
+              f"noise 0.1 {100 * noisy['punct_f']:.1f}, {speeds[name]:,.0f} words/s", flush=True)
+    summary = {"threads": args.threads, "batch_size": args.batch_size, "lines": len(lines),
+               "words": sum(len(line.split()) for line in lines), "rounds": args.rounds, "recipes": results}
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(json.dumps(summary, indent=2), encoding="utf8")
+
+
+if __name__ == "__main__":
+    main()
