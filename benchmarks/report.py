@@ -26,7 +26,7 @@ RUNS = {
     "hu": "Hungarian, CPU recipe (configs/hu_cpu.cfg)",
     "en-tiny-trf": "English, transformer recipe (configs/en_trf.cfg) on a small BERT trained from scratch",
     "en-small-trf": "English, small pretrained transformer on CPU (configs/en_small_trf.cfg, all-MiniLM-L6-v2)",
-    "en-distilled": "English, CPU recipe distilled from the small pretrained transformer (distill_weight 0.5)",
+    "en-distilled": "English, CPU recipe distilled from the small pretrained transformer (distill_weight 0.8)",
     "en-edge": "English, CPU recipe trained for the stream edge (30-word chunks, 0-4 words of right context)",
     "en-cased": "English, CPU recipe with the truecaser (configs/en_cpu.cfg)",
     "hu-cased": "Hungarian, CPU recipe with the truecaser (configs/hu_cpu.cfg)",

@@ -67,16 +67,17 @@ RECIPES: Dict[str, Recipe] = {
         "all-MiniLM-L6-v2 (6 layers, 384 wide), word-piece embeddings frozen (half\n"
         "the weights: fewer gradients and optimizer steps), chunks of 100 words (one\n"
         "128-piece window each in training), learning rate 2e-4 decaying linearly to\n"
-        "zero over 2,400 steps of 1,000 words (about an hour on 2 cores; 2e-4 beat\n"
-        "1e-4 by 1.6 points on test2011 at step 1,800).",
+        "zero over 3,200 steps of 1,000 words (46 minutes on 2 cores; 2e-4 beat 1e-4\n"
+        "by 1.6 points on test2011 at step 1,800; 3,200 steps against 2,400: held-out\n"
+        "63.0 against 62.4, test2011 63.8 against 63.5, GUM dev 56.1 against 54.9).",
         {
             "nlp.lang": "en",
             "components.transformer.model.name": "sentence-transformers/all-MiniLM-L6-v2",
             "components.punctuator.model.hidden_width": 384,
             "corpora.train.max_length": 100,
-            "training.max_steps": 2400,
+            "training.max_steps": 3200,
             "training.optimizer.learn_rate.warmup_steps": 200,
-            "training.optimizer.learn_rate.total_steps": 2400,
+            "training.optimizer.learn_rate.total_steps": 3200,
             "training.optimizer.learn_rate.initial_rate": 0.0002,
             "initialize.after_init": {"@callbacks": "spacy_punct.freeze_embeddings.v1"},
         },

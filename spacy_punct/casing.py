@@ -83,14 +83,15 @@ def is_caseless(text: str) -> bool:
 
 
 def apply_case(text: str, label: str, forms: Dict[str, str]) -> str:
-    """A lower-case word written in a case class; MIXED takes the form seen in
-    training (`mcdonald` -> `McDonald`), else the first letter only."""
+    """A lower-case word written in a case class. A word predicted not
+    lower-case takes its form from the training data where one was kept
+    (`dh` -> `DH`, `mcdonald` -> `McDonald`), else the class's shape: all
+    capitals for UPPER, the first letter for TITLE and MIXED."""
     if is_caseless(text) or label == "LOWER":
         return text
+    form = forms.get(text.lower())
+    if form is not None:
+        return form
     if label == "UPPER":
         return text.upper()
-    if label == "MIXED":
-        form = forms.get(text.lower())
-        if form is not None:
-            return form
     return capitalise(text)

@@ -5,7 +5,8 @@ into the text. It sits before the punctuator and may listen to the same
 tok2vec or transformer."""
 from collections import Counter, defaultdict
 from itertools import islice
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy
 from spacy.errors import Errors
@@ -17,9 +18,10 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model
 from thinc.types import Floats2d
 
-from .align import gold_case_classes, token_table
+from .align import cased_word_texts, gold_case_classes, sentence_initial_words, token_table
 from .casing import CASE_LABELS, apply_case, case_label, is_caseless
 from .extensions import register_extensions, set_token_values
+from .training.corpus import read_docbins
 
 register_extensions()
 
@@ -65,9 +67,10 @@ def make_truecaser(
 ) -> "Truecaser":
     """Predict the case of every word.
 
-    min_form_count: a MIXED form (`McDonald`) is kept from the training data
-        when seen at least this many times; a MIXED word without a kept form
-        gets its first letter capitalised.
+    min_form_count: a word's written form (`DH`, `McDonald`) is kept from the
+        training data when seen at least this many times; a word predicted
+        not lower-case is written in its kept form, else in the shape of the
+        predicted class (see `written_forms`).
     learn_sentence_initial: learn the case of sentence-initial words too. With
         false they count for nothing in the loss: the truecaser learns names
         and acronyms, and sentence-initial capitals come only from the
@@ -164,19 +167,28 @@ class Truecaser(TrainablePipe):
         n_tokens = max(n_tokens, 1)
         return loss / n_tokens, [d / n_tokens for d in d_scores]
 
-    def initialize(self, get_examples: Callable[[], Iterable[Example]], *, nlp: Optional[Language] = None) -> None:
-        """Collect the MIXED forms of the training data and initialize the model."""
+    def initialize(
+        self,
+        get_examples: Callable[[], Iterable[Example]],
+        *,
+        nlp: Optional[Language] = None,
+        forms_corpus: Optional[Union[str, Path]] = None,
+    ) -> None:
+        """Keep the written forms of the training data and initialize the model.
+
+        forms_corpus: a .spacy file or folder of cased text to keep the written
+            forms from, in `[initialize.components.truecaser]` (the recipes
+            name `${paths.train}`): spaCy initializes from the first 100
+            examples only when the training corpus is streamed
+            (`max_epochs = -1`), too few for a vocabulary. Without it the
+            forms come from `get_examples`.
+        """
         validate_get_examples(get_examples, "Truecaser.initialize")
-        counts: Dict[str, Counter] = defaultdict(Counter)
-        for example in get_examples():
-            for token in example.reference:
-                if case_label(token.text) == "MIXED":  # camel-case names too: iPhone, McDonald
-                    counts[token.text.lower()][token.text] += 1
-        self.cfg["forms"] = {
-            word: forms.most_common(1)[0][0]
-            for word, forms in sorted(counts.items())
-            if forms.most_common(1)[0][1] >= self.min_form_count
-        }
+        if forms_corpus is None:
+            references: Iterable[Doc] = (eg.reference for eg in get_examples())
+        else:
+            references = read_docbins(forms_corpus, self.vocab)
+        self.cfg["forms"] = written_forms(references, self.min_form_count)
         doc_sample, label_sample = [], []
         for example in islice(get_examples(), 10):
             gold = numpy.maximum(gold_case_classes(example, self.labels), 0)
@@ -194,3 +206,24 @@ class Truecaser(TrainablePipe):
     def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         validate_examples(examples, "Truecaser.score")
         return self.scorer(examples, **kwargs)
+
+
+def written_forms(references: Iterable[Doc], min_count: int) -> Dict[str, str]:
+    """Lower-case word -> its most frequent form that is not lower-case, over
+    the words of cased references that do not start a sentence (where every
+    word is capitalised); kept when seen at least `min_count` times. A word
+    the model predicts not lower-case is written in this form: the model
+    decides whether a word has capitals, the training data which (`DH`,
+    `McDonald`, `iPhone`)."""
+    counts: Dict[str, Counter] = defaultdict(Counter)
+    for doc in references:
+        initial = sentence_initial_words(doc)
+        for end, text in cased_word_texts(doc).items():
+            if end not in initial and case_label(text) != "LOWER" and not is_caseless(text.lower()):
+                counts[text.lower()][text] += 1
+    kept = {}
+    for word, forms in sorted(counts.items()):
+        form, count = forms.most_common(1)[0]
+        if count >= min_count:
+            kept[word] = form
+    return kept

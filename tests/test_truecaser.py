@@ -9,6 +9,7 @@ from spacy_punct.casing import CASE_LABELS, apply_case, case_label
 from spacy_punct.rewrite import rewrite_doc
 from spacy_punct.scorer import score_case
 from spacy_punct.training.corpus import PunctCorpus
+from spacy_punct.truecaser import written_forms
 
 from .conftest import LISTENER_CONFIG, TOK2VEC_CONFIG, train
 
@@ -52,10 +53,14 @@ def _bare(text):
 def test_case_labels():
     assert [case_label(w) for w in ["coast", "Paris", "I", "NASA", "McDonald", "iPhone", "O'Brien", "5km", ","]] == [
         "LOWER", "TITLE", "TITLE", "UPPER", "MIXED", "MIXED", "MIXED", "LOWER", "LOWER"]
-    forms = {"mcdonald": "McDonald"}
+    forms = {"mcdonald": "McDonald", "dh": "DH"}
     assert apply_case("mcdonald", "MIXED", forms) == "McDonald"
     assert apply_case("macgyver", "MIXED", forms) == "Macgyver"
     assert apply_case("nasa", "UPPER", forms) == "NASA"
+    # a kept form decides which capitals a word predicted not lower-case gets
+    assert apply_case("dh", "TITLE", forms) == "DH"
+    assert apply_case("mcdonald", "UPPER", forms) == "McDonald"
+    assert apply_case("dh", "LOWER", forms) == "dh"
     for caseless in ("5km", "3pm", "www.nasa.gov", "john@nasa.gov", "src/main.py"):
         assert apply_case(caseless, "UPPER", forms) == caseless
 
@@ -64,6 +69,35 @@ def test_overfit_names_and_acronyms(cased):
     for text in CASED:
         assert cased(_bare(text)).text == text
     assert cased.get_pipe("truecaser").forms["iphone"] == "iPhone"
+
+
+def test_written_forms_skip_sentence_starts_and_rare_forms(nlp):
+    references = [
+        nlp.make_doc("The DH lab met. Then DH and Dh met the BBC."),
+        nlp.make_doc("Smith works at the BBC. Mary Smith said so, and smith agreed."),
+        nlp.make_doc("we met john"),  # uncased: nothing to learn
+    ]
+    for doc in references:
+        for token in doc:
+            token._.punct = ""
+    # sentence starts (The, Then, Smith, Mary) are capitalised by the rule, not kept
+    assert written_forms(references, min_count=2) == {"bbc": "BBC", "dh": "DH"}
+    assert written_forms(references, min_count=1) == {"bbc": "BBC", "dh": "DH", "smith": "Smith"}
+
+
+def test_forms_come_from_the_whole_forms_corpus(tmp_path):
+    # spaCy initializes from a sample of a streamed corpus; the forms corpus is read whole
+    path = tmp_path / "cased.spacy"
+    nlp = cased_pipeline()
+    DocBin(docs=[nlp.make_doc(t) for t in CASED]).to_disk(path)
+    first = list(PunctCorpus(path, max_length=0)(nlp))[:1]  # "We met John Smith from NASA in Paris."
+    nlp.initialize(lambda: first)
+    assert "bbc" not in nlp.get_pipe("truecaser").forms
+    nlp = cased_pipeline()
+    nlp.config["initialize"]["components"]["truecaser"] = {"forms_corpus": str(path)}
+    nlp.initialize(lambda: first)
+    forms = nlp.get_pipe("truecaser").forms
+    assert forms["bbc"] == "BBC" and forms["iphone"] == "iPhone" and forms["mcdonald"] == "McDonald"
 
 
 def test_serialization_keeps_forms(cased, tmp_path):
