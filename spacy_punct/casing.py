@@ -3,7 +3,8 @@ with one (English "I"), and tokens whose case is never touched (URLs, e-mail
 addresses, paths, code)."""
 import re
 from functools import lru_cache
-from typing import Dict, FrozenSet
+from types import MappingProxyType
+from typing import Dict, FrozenSet, Mapping
 
 # words written with a capital in any position, per language
 ALWAYS_CAPITALISED: Dict[str, FrozenSet[str]] = {"en": frozenset({"i"})}
@@ -76,18 +77,22 @@ def case_label(text: str) -> str:
     return "MIXED"
 
 
-def is_caseless(text: str) -> bool:
+def is_caseless(text: str, forms: Mapping[str, str] = MappingProxyType({})) -> bool:
     """Whether a token keeps its case whatever is predicted: URLs, e-mail
-    addresses, paths, code, and tokens with digits (numbers, units: `5km`)."""
-    return any(char.isdigit() for char in text) or is_uncasable(text)
+    addresses, paths, code, and tokens with digits (numbers, units: `5km`)
+    unless the training data wrote them with capitals (`L2`, `MP3`: a kept
+    form in `forms`)."""
+    if is_uncasable(text):
+        return True
+    return any(char.isdigit() for char in text) and text.lower() not in forms
 
 
-def apply_case(text: str, label: str, forms: Dict[str, str]) -> str:
+def apply_case(text: str, label: str, forms: Mapping[str, str]) -> str:
     """A lower-case word written in a case class. A word predicted not
     lower-case takes its form from the training data where one was kept
-    (`dh` -> `DH`, `mcdonald` -> `McDonald`), else the class's shape: all
-    capitals for UPPER, the first letter for TITLE and MIXED."""
-    if is_caseless(text) or label == "LOWER":
+    (`dh` -> `DH`, `mcdonald` -> `McDonald`, `l2` -> `L2`), else the class's
+    shape: all capitals for UPPER, the first letter for TITLE and MIXED."""
+    if is_caseless(text, forms) or label == "LOWER":
         return text
     form = forms.get(text.lower())
     if form is not None:

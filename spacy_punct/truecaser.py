@@ -19,7 +19,7 @@ from thinc.api import Config, Model
 from thinc.types import Floats2d
 
 from .align import cased_word_texts, gold_case_classes, sentence_initial_words, token_table
-from .casing import CASE_LABELS, apply_case, case_label, is_caseless
+from .casing import CASE_LABELS, apply_case, case_label, is_caseless, is_uncasable
 from .extensions import register_extensions, set_token_values
 from .training.corpus import read_docbins
 
@@ -109,7 +109,8 @@ class Truecaser(TrainablePipe):
 
     @property
     def forms(self) -> Dict[str, str]:
-        """Lower-case word -> its MIXED form in the training data."""
+        """Lower-case word -> its written form with capitals in the training data
+        (see `written_forms`)."""
         return self.cfg["forms"]
 
     @property
@@ -140,7 +141,7 @@ class Truecaser(TrainablePipe):
                     continue
                 value = cased.get((text, guess), "")
                 if value == "":
-                    value = None if is_caseless(text) else apply_case(text.lower(), labels[guess], forms)
+                    value = None if is_caseless(text, forms) else apply_case(text.lower(), labels[guess], forms)
                     cased[text, guess] = value
                 values.append(value)
             set_token_values(doc, "truecase", table.idx, values)
@@ -219,7 +220,7 @@ def written_forms(references: Iterable[Doc], min_count: int) -> Dict[str, str]:
     for doc in references:
         initial = sentence_initial_words(doc)
         for end, text in cased_word_texts(doc).items():
-            if end not in initial and case_label(text) != "LOWER" and not is_caseless(text.lower()):
+            if end not in initial and case_label(text) != "LOWER" and not is_uncasable(text.lower()):
                 counts[text.lower()][text] += 1
     kept = {}
     for word, forms in sorted(counts.items()):

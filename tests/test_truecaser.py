@@ -63,6 +63,9 @@ def test_case_labels():
     assert apply_case("dh", "LOWER", forms) == "dh"
     for caseless in ("5km", "3pm", "www.nasa.gov", "john@nasa.gov", "src/main.py"):
         assert apply_case(caseless, "UPPER", forms) == caseless
+    # a word with digits is cased only where the training data kept a form for it
+    assert apply_case("l2", "TITLE", {"l2": "L2"}) == "L2"
+    assert apply_case("l2", "TITLE", forms) == "l2"
 
 
 def test_overfit_names_and_acronyms(cased):
@@ -76,13 +79,15 @@ def test_written_forms_skip_sentence_starts_and_rare_forms(nlp):
         nlp.make_doc("The DH lab met. Then DH and Dh met the BBC."),
         nlp.make_doc("Smith works at the BBC. Mary Smith said so, and smith agreed."),
         nlp.make_doc("we met john"),  # uncased: nothing to learn
+        nlp.make_doc("Learners of an L2 read L2 texts on www.Example.com and www.Example.com daily."),
     ]
     for doc in references:
         for token in doc:
             token._.punct = ""
     # sentence starts (The, Then, Smith, Mary) are capitalised by the rule, not kept
-    assert written_forms(references, min_count=2) == {"bbc": "BBC", "dh": "DH"}
-    assert written_forms(references, min_count=1) == {"bbc": "BBC", "dh": "DH", "smith": "Smith"}
+    # codes with digits are kept (L2), addresses never
+    assert written_forms(references, min_count=2) == {"bbc": "BBC", "dh": "DH", "l2": "L2"}
+    assert written_forms(references, min_count=1) == {"bbc": "BBC", "dh": "DH", "l2": "L2", "smith": "Smith"}
 
 
 def test_forms_come_from_the_whole_forms_corpus(tmp_path):
