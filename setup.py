@@ -39,6 +39,7 @@ setup(
         "spacy_architectures": [
             "spacy_punct.PunctuatorModel.v1 = spacy_punct.model:build_punctuator_model",
             "spacy_punct.BiLSTMEncoder.v1 = spacy_punct.layers.bilstm:build_bilstm_encoder",
+            "spacy_punct.LowercaseEmbed.v1 = spacy_punct.layers.lowercase:build_lowercase_embed",
         ],
         "thinc_layers": ["spacy_punct.PauseFeatures.v1 = spacy_punct.layers.pauses:build_pause_features"],
         "spacy_readers": ["spacy_punct.PunctCorpus.v1 = spacy_punct.training.corpus:PunctCorpus"],
@@ -47,7 +48,9 @@ setup(
             "spacy_punct.case_scorer.v1 = spacy_punct.scorer:make_case_scorer",
         ],
         "spacy_augmenters": [
-            "spacy_punct.asr_noise.v1 = spacy_punct.training.augment:create_asr_noise_augmenter"
+            "spacy_punct.asr_noise.v1 = spacy_punct.training.augment:create_asr_noise_augmenter",
+            "spacy_punct.case_noise.v1 = spacy_punct.training.augment:create_case_noise_augmenter",
+            "spacy_punct.chained_augmenters.v1 = spacy_punct.training.augment:create_chained_augmenters",
         ],
         "spacy_callbacks": [
             "spacy_punct.time_limit.v1 = spacy_punct.training.loop:create_time_limit",

@@ -51,8 +51,8 @@ RECIPES: Dict[str, Recipe] = {
         "one), dropout 0.4, an evaluation every 50 steps.",
         {
             "nlp.lang": "hu",
-            "components.tok2vec.model.embed.width": 64,
-            "components.tok2vec.model.embed.rows": [2000, 1000, 1000, 500],
+            "components.tok2vec.model.embed.embed.width": 64,
+            "components.tok2vec.model.embed.embed.rows": [2000, 1000, 1000, 500],
             "components.tok2vec.model.encode.width": 64,
             "components.tok2vec.model.encode.depth": 1,
             "components.tok2vec.model.encode.dropout": 0.0,

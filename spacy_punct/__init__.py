@@ -20,7 +20,7 @@ from .rewriter import PunctRewriter, make_punct_rewriter
 from .scorer import make_punct_scorer, score_punctuation
 from .streaming import CommittedWord, EntropyLookahead, FixedLookahead, Streamer, stream_punctuate
 from .timed import TimedWord
-from .training import PunctCorpus, create_asr_noise_augmenter
+from .training import PunctCorpus, create_asr_noise_augmenter, create_case_noise_augmenter
 
 __all__ = [
     "__version__",
@@ -37,6 +37,7 @@ __all__ = [
     "TimedWord",
     "build_punctuator_model",
     "create_asr_noise_augmenter",
+    "create_case_noise_augmenter",
     "evaluate",
     "find_punctuator",
     "load_pipeline",

@@ -396,7 +396,9 @@ def evaluate(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
     data: Path = typer.Argument(..., help="A .spacy test set, or a folder whose .spacy files are test sets.", exists=True),
     output_dir: Optional[Path] = typer.Option(None, "--output-dir", "-o", help="Write <test set>.json and .md here."),
-    lowercase: bool = typer.Option(True, help="Lower-case the input words, as ASR output is."),
+    input_case: str = typer.Option(
+        "lower", help="How the input words are written: lower (as most recognisers write), upper, title, or written (as in the test set)."
+    ),
     max_length: int = typer.Option(0, help="Cut documents into chunks of this many words (0: whole documents)."),
     asr_noise: float = typer.Option(0.0, help="Simulate recognition errors: alter this share of the words (see spacy_punct.asr_noise.v1)."),
     seed: int = typer.Option(0, help="Seed of the simulated recognition errors."),
@@ -414,11 +416,11 @@ def evaluate(
         fail(f"no .spacy files in {data}.")
     if output_dir:
         output_dir.mkdir(parents=True, exist_ok=True)
-    suffix = f".asr-noise-{asr_noise:g}" if asr_noise else ""
+    suffix = (f".asr-noise-{asr_noise:g}" if asr_noise else "") + (f".{input_case}" if input_case != "lower" else "")
     for test_set in test_sets:
         try:
             result = evaluate_pipeline(
-                nlp, test_set, lowercase=lowercase, max_length=max_length, asr_noise=asr_noise, seed=seed
+                nlp, test_set, input_case=input_case, max_length=max_length, asr_noise=asr_noise, seed=seed
             )
         except ValueError as e:
             fail(str(e))

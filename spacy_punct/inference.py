@@ -25,7 +25,7 @@ from .factory_imports import named_factories_only
 from .punctuator import Punctuator
 from .rewrite import rewrite_doc
 from .timed import WORD_LIST_KEYS, RecordError, record_word_list, timed_words, words_doc
-from .training.augment import create_asr_noise_augmenter
+from .training.augment import create_asr_noise_augmenter, create_case_noise_augmenter, create_chained_augmenters
 from .training.corpus import PunctCorpus
 
 register_extensions()
@@ -328,26 +328,40 @@ def predict_probs(nlp: Language, docs: Iterable[Doc], *, batch_size: int = 64) -
                 yield doc, pipe.model.ops.to_numpy(probs)
 
 
+# the case of the words a pipeline reads in `evaluate`
+INPUT_CASES = ("lower", "upper", "title", "written")
+
+
 def evaluate(
     nlp: Language,
     data: Union[str, Path],
     *,
-    lowercase: bool = True,
+    input_case: str = "lower",
     max_length: int = 0,
     asr_noise: float = 0.0,
     seed: int = 0,
 ) -> Dict[str, Any]:
     """Score a pipeline on a .spacy test set (natural punctuated text): the
-    `punct_*` and `sents_*` scores, the number of words and words/s.
+    `punct_*`, `sents_*` and `case_*` scores, the number of words and words/s.
 
+    input_case: how the words the pipeline reads are written: "lower" (as
+        most recognisers write), "upper" (all capitals, as some do), "title"
+        (every word capitalised) or "written" (as in the test set).
     asr_noise: alter this share of the words first (`spacy_punct.asr_noise.v1`,
         seeded by `seed`), to simulate recognition errors.
     """
     if not 0.0 <= asr_noise <= 1.0:
         raise ValueError(f"asr_noise must be between 0 and 1, not {asr_noise}.")
-    augmenter = create_asr_noise_augmenter(level=asr_noise) if asr_noise else None
+    if input_case not in INPUT_CASES:
+        raise ValueError(f"input_case must be one of {', '.join(INPUT_CASES)}, not {input_case!r}.")
+    augmenters = [create_asr_noise_augmenter(level=asr_noise)] if asr_noise else []
+    if input_case in ("upper", "title"):
+        augmenters.append(
+            create_case_noise_augmenter(upper=float(input_case == "upper"), title=float(input_case == "title"), natural=0.0)
+        )
+    augmenter = create_chained_augmenters(*augmenters) if augmenters else None
     random.seed(seed)
-    corpus = PunctCorpus(data, lowercase=lowercase, max_length=max_length, augmenter=augmenter)
+    corpus = PunctCorpus(data, lowercase=input_case != "written", max_length=max_length, augmenter=augmenter)
     examples = list(corpus(nlp))
     if not examples:
         raise ValueError(f"{data} holds no documents.")

@@ -36,6 +36,13 @@ def test_the_english_pipeline_punctuates_by_name(english):
     assert doc.text[0].isupper() and doc.text[-1] in ".?!"  # the text ends a sentence (close_last_sentence)
 
 
+def test_input_in_capitals_gets_the_marks_of_lower_case_input(english):
+    # the CPU recipe reads the words lower-cased (spacy_punct.LowercaseEmbed.v1); capitals in the input stay
+    lower, upper, title = punctuate(english, [TEXT, TEXT.upper(), TEXT.title()])
+    assert upper.text == lower.text.upper()
+    assert [t.text for t in title if t.is_punct] == [t.text for t in lower if t.is_punct]
+
+
 def test_empty_and_blank_texts_beside_others(english):
     texts = ["", TEXT, "   ", "\n"]
     assert [doc.text for doc in punctuate(english, texts)][::2] == ["", "   "]

@@ -141,6 +141,10 @@ def test_evaluate_with_asr_noise(trained, corpus_path, tmp_path):
     again = json.loads((tmp_path / "metrics" / "tiny.asr-noise-0.6.json").read_text())
     assert again["punct_confusion"] == noisy["punct_confusion"] and again["words"] == noisy["words"]  # seeded
     assert runner.invoke(app, args[:-1] + ["2"]).exit_code == 1
+    upper = runner.invoke(app, args + ["--input-case", "upper"])
+    assert upper.exit_code == 0 and "with asr-noise-0.6.upper" in upper.output, upper.output
+    assert (tmp_path / "metrics" / "tiny.asr-noise-0.6.upper.json").exists()
+    assert runner.invoke(app, args + ["--input-case", "shouting"]).exit_code == 1
 
 
 def test_punctuate_jsonl(trained, tmp_path):

@@ -122,3 +122,19 @@ def test_evaluate(trained, corpus_path):
     assert noisy == {**evaluate(trained, corpus_path, asr_noise=0.3, seed=1), "words_per_second": noisy["words_per_second"]}
     with pytest.raises(ValueError, match="asr_noise"):
         evaluate(trained, corpus_path, asr_noise=2.0)
+    with pytest.raises(ValueError, match="input_case"):
+        evaluate(trained, corpus_path, input_case="shouting")
+
+
+def test_evaluate_reads_the_input_in_the_case_asked(trained, corpus_path, monkeypatch):
+    seen = []
+    punctuator = trained.get_pipe("punctuator")
+    predict = punctuator.predict
+    monkeypatch.setattr(punctuator, "predict", lambda docs: seen.extend(doc.text for doc in docs) or predict(docs))
+    for case in ("lower", "upper", "title", "written"):
+        seen.clear()
+        result = evaluate(trained, corpus_path, input_case=case)
+        assert result["words"] == 70
+        first = seen[0].split()[:3]
+        assert first == {"lower": ["so", "how", "was"], "upper": ["SO", "HOW", "WAS"],
+                         "title": ["So", "How", "Was"], "written": ["So", "how", "was"]}[case]

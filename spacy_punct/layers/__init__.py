@@ -1,5 +1,6 @@
 """Registered layers, one per module."""
 from .bilstm import build_bilstm_encoder
+from .lowercase import build_lowercase_embed
 from .pauses import build_pause_features
 
-__all__ = ["build_bilstm_encoder", "build_pause_features"]
+__all__ = ["build_bilstm_encoder", "build_lowercase_embed", "build_pause_features"]

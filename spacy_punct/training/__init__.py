@@ -1,6 +1,6 @@
 """Training: the reader, the augmenters, the time-limited loop and the
 learning-rate scaling (the layout of `spacy/training/`)."""
-from .augment import create_asr_noise_augmenter
+from .augment import create_asr_noise_augmenter, create_case_noise_augmenter, create_chained_augmenters
 from .freeze import create_freeze_embeddings, freeze_input_embeddings
 from .corpus import PunctCorpus, WordRecord, make_example, read_docbins, strip_docs, word_records
 from .loop import create_time_limit, train_for
@@ -11,6 +11,8 @@ __all__ = [
     "ScaledOptimizer",
     "WordRecord",
     "create_asr_noise_augmenter",
+    "create_case_noise_augmenter",
+    "create_chained_augmenters",
     "create_freeze_embeddings",
     "create_time_limit",
     "freeze_input_embeddings",

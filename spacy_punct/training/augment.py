@@ -7,8 +7,11 @@ from spacy.language import Language
 from spacy.training import Example
 from spacy.util import registry
 
+from ..casing import capitalise
 from ..labels import stronger
 from .corpus import WordRecord, example_records, make_example
+
+Augment = Callable[[Language, Example], Iterator[Example]]
 
 
 @registry.augmenters("spacy_punct.asr_noise.v1")
@@ -17,7 +20,7 @@ def create_asr_noise_augmenter(
     substitute: float = 0.4,
     delete: float = 0.4,
     unknown: str = "[UNK]",
-) -> Callable[[Language, Example], Iterator[Example]]:
+) -> Augment:
     """Simulate speech-recognition errors (Alam et al. 2020).
 
     Each word is altered with probability `level`: replaced by `unknown` with
@@ -52,3 +55,68 @@ def create_asr_noise_augmenter(
         yield make_example(nlp.vocab, noisy)
 
     return augment
+
+
+@registry.augmenters("spacy_punct.case_noise.v1")
+def create_case_noise_augmenter(
+    upper: float = 0.05,
+    title: float = 0.02,
+    natural: float = 0.1,
+) -> Augment:
+    """Write the words the model sees in another case, so that a model trained
+    on lower-cased words reads input in any case (a tok2vec's prefix, suffix
+    and shape features see case; an uncased transformer's tokenizer does not).
+
+    Per example: all capitals with probability `upper` (recognisers that write
+    in capitals), every word capitalised with probability `title`, as written
+    in the reference with probability `natural` (cased text without
+    punctuation; an uncased corpus stays lower-case). The reference, its
+    marks and its case do not change.
+    """
+    rates = (upper, title, natural)
+    if min(rates) < 0 or sum(rates) > 1.0:
+        raise ValueError("upper, title and natural must be >= 0 and sum to at most 1.")
+    writers = ((upper, _upper), (title, capitalise))
+
+    def augment(nlp: Language, example: Example) -> Iterator[Example]:
+        draw = random.random()
+        if draw >= sum(rates) or len(example.predicted) != len(example.reference):
+            yield example
+            return
+        records = example_records(example)
+        for rate, write in writers:
+            if draw < rate:
+                records = [replace(record, seen=write(record.seen)) for record in records]
+                break
+            draw -= rate
+        else:
+            records = [replace(record, seen=record.text) for record in records]
+        yield make_example(nlp.vocab, records)
+
+    return augment
+
+
+def _upper(text: str) -> str:
+    """All capitals, where that keeps the word's letters (`ß` stays)."""
+    upper = text.upper()
+    return upper if len(upper) == len(text) and upper.lower() == text.lower() else text
+
+
+@registry.augmenters("spacy_punct.chained_augmenters.v1")
+def create_chained_augmenters(
+    *augmenters: Augment) -> Augment:
+    """Apply augmenters in turn: each example every first one yields goes
+    through the second, and so on."""
+
+    def augment(nlp: Language, example: Example) -> Iterator[Example]:
+        examples: Iterator[Example] = iter([example])
+        for augmenter in augmenters:
+            examples = _each(augmenter, nlp, examples)
+        yield from examples
+
+    return augment
+
+
+def _each(augmenter: Augment, nlp: Language, examples: Iterator[Example]) -> Iterator[Example]:
+    for example in examples:
+        yield from augmenter(nlp, example)

@@ -2,7 +2,13 @@ import random
 
 import pytest
 
-from spacy_punct.training.augment import create_asr_noise_augmenter
+from spacy.util import registry
+
+from spacy_punct.training.augment import (
+    create_asr_noise_augmenter,
+    create_case_noise_augmenter,
+    create_chained_augmenters,
+)
 from spacy_punct.training.corpus import PunctCorpus
 
 
@@ -34,3 +40,59 @@ def test_asr_noise_rejects_bad_rates():
         create_asr_noise_augmenter(level=1.5)
     with pytest.raises(ValueError):
         create_asr_noise_augmenter(substitute=0.7, delete=0.7)
+
+
+def _case_noise(nlp, examples, **rates):
+    random.seed(0)
+    augment = create_case_noise_augmenter(**{"upper": 0.0, "title": 0.0, "natural": 0.0, **rates})
+    return [out for eg in examples for out in augment(nlp, eg)]
+
+
+def test_case_noise_changes_only_the_case_the_model_sees(nlp, corpus_path):
+    examples = list(PunctCorpus(corpus_path, max_length=0)(nlp))
+    assert all(eg.predicted.text == eg.predicted.text.lower() for eg in examples)
+    upper = _case_noise(nlp, examples, upper=1.0)
+    title = _case_noise(nlp, examples, title=1.0)
+    natural = _case_noise(nlp, examples, natural=1.0)
+    for original, *augmented in zip(examples, upper, title, natural):
+        for eg in augmented:
+            assert eg.predicted.text.lower() == original.predicted.text
+            assert [(t.text, t._.punct) for t in eg.reference] == [(t.text, t._.punct) for t in original.reference]
+            assert eg.alignment.x2y.lengths.tolist() == [1] * len(eg.predicted)
+    assert upper[0].predicted.text == upper[0].predicted.text.upper() != upper[0].predicted.text.lower()
+    assert all(t.text[:1] == t.text[:1].upper() for eg in title for t in eg.predicted)
+    assert [t.text for t in natural[0].predicted] == [t.text for t in examples[0].reference]
+
+
+def test_case_noise_keeps_words_whose_capitals_change_their_letters(nlp):
+    from spacy_punct.training.corpus import WordRecord, make_example
+
+    eg = make_example(nlp.vocab, [WordRecord("Straße", "straße", True, ""), WordRecord("zu", "zu", False, ".")])
+    [out] = _case_noise(nlp, [eg], upper=1.0)
+    assert [t.text for t in out.predicted] == ["straße", "ZU"]
+
+
+def test_case_noise_rate_zero_is_identity_and_bad_rates_fail(nlp, corpus_path):
+    eg = next(iter(PunctCorpus(corpus_path, max_length=0)(nlp)))
+    assert _case_noise(nlp, [eg]) == [eg]
+    with pytest.raises(ValueError):
+        create_case_noise_augmenter(upper=0.6, natural=0.6)
+    with pytest.raises(ValueError):
+        create_case_noise_augmenter(title=-0.1)
+
+
+def test_chained_augmenters_apply_each_in_turn(nlp, corpus_path):
+    config = {
+        "@augmenters": "spacy_punct.chained_augmenters.v1",
+        "*": {
+            "noise": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.5},
+            "case": {"@augmenters": "spacy_punct.case_noise.v1", "upper": 1.0, "title": 0.0, "natural": 0.0},
+        },
+    }
+    augment = registry.resolve({"augmenter": config})["augmenter"]
+    random.seed(0)
+    examples = list(PunctCorpus(corpus_path, max_length=0)(nlp))
+    out = [aug for eg in examples for aug in augment(nlp, eg)]
+    assert len(out) == len(examples)
+    text = " ".join(eg.predicted.text for eg in out)
+    assert "[UNK]" in text and text == text.upper()
