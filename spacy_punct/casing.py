@@ -4,7 +4,7 @@ addresses, paths, code)."""
 import re
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Dict, FrozenSet, Mapping
+from typing import Dict, FrozenSet, Iterable, Mapping
 
 # words written with a capital in any position, per language
 ALWAYS_CAPITALISED: Dict[str, FrozenSet[str]] = {"en": frozenset({"i"})}
@@ -58,6 +58,22 @@ def is_placeholder(text: str) -> bool:
 def always_capitalised(lang: str) -> FrozenSet[str]:
     """The lower-case words a language always writes with a capital."""
     return ALWAYS_CAPITALISED.get(lang, frozenset())
+
+
+def written_in_capitals(texts: Iterable[str]) -> bool:
+    """Whether a text is written all in capitals, as some recognisers write:
+    no token has a lower-case letter and some word has two capitals or more
+    (`I` or `A` alone do not tell). Its case then says nothing about names,
+    and a truecaser's forms replace it. URLs, code and placeholders such as
+    `[UNK]` count for nothing."""
+    capitals = False
+    for text in texts:
+        if text != text.upper():  # a lower-case letter
+            if not is_uncasable(text):
+                return False
+        elif not capitals and sum(char.isupper() for char in text) > 1:
+            capitals = not (is_uncasable(text) or is_placeholder(text))
+    return capitals
 
 
 # the case classes of a word, as the truecaser predicts them

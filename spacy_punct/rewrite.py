@@ -16,7 +16,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from .align import mark_slots, token_table
-from .casing import always_capitalised, capitalise, decapitalise, is_uncasable
+from .casing import always_capitalised, capitalise, decapitalise, is_uncasable, written_in_capitals
 from .decode import Decisions, sentence_starts
 from .extensions import (
     copy_doc_extension_values,
@@ -58,7 +58,7 @@ def rewrite_doc(doc: Doc) -> Doc:
     """A new Doc with the marks in `token._.punct` written into the text.
 
     Words take the case a truecaser wrote in `token._.truecase` (lower-case
-    input words only); the first word of every sentence is capitalised (and
+    input words only, or every word of a text written all in capitals); the first word of every sentence is capitalised (and
     words such as English "i"), a capital left mid-sentence by a removed sentence end is lowered,
     sentence boundaries are set, and the input's tokens keep their annotations.
     `doc._.source_map`, `doc._.source_offsets` and `doc._.source_text` lead
@@ -88,6 +88,8 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
             lowered.add(i)
     always_upper = always_capitalised(table.lang)
     cased = token_values(doc, "truecase", table.idx)  # a truecaser's forms, where one ran
+    # capitals in the input stay, unless the whole text is in capitals
+    recase = written_in_capitals(table.texts)
     plan = RewritePlan(input_offsets=table.idx)
     spaces = plan.spaces
     lower_next = False
@@ -105,8 +107,8 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
         if not (is_space or is_punct):
             if not is_uncasable(text):
                 form = cased[i]
-                if form is not None and text == text.lower():
-                    text = form  # the truecaser's case; capitals in the input stay
+                if form is not None and (recase or text == text.lower()):
+                    text = form
                 if not has_word or text.lower() in always_upper:
                     text = capitalise(text)
                 elif lower_next and (form is None or form == form.lower()):

@@ -19,7 +19,7 @@ from thinc.api import Config, Model
 from thinc.types import Floats2d
 
 from .align import cased_word_texts, gold_case_classes, sentence_initial_words, token_table
-from .casing import CASE_LABELS, apply_case, case_label, is_caseless, is_uncasable
+from .casing import CASE_LABELS, apply_case, case_label, is_caseless, is_uncasable, written_in_capitals
 from .extensions import register_extensions, set_token_values
 from .training.corpus import read_docbins
 
@@ -130,19 +130,22 @@ class Truecaser(TrainablePipe):
         """Write each word's cased form to `token._.truecase` (None for
         punctuation, whitespace and tokens whose case never changes)."""
         labels, forms = self.labels, self.forms
-        cased: Dict[Tuple[str, int], Optional[str]] = {}  # words recur: each form is worked out once
+        cased: Dict[Tuple[str, int, bool], Optional[str]] = {}  # words recur: each form is worked out once
         for doc, probs in zip(docs, scores):
             table = token_table(doc)
+            # in a text written in capitals, words with digits are cased too (`19TH`)
+            recase = written_in_capitals(table.texts)
             guesses = self.model.ops.to_numpy(probs).argmax(axis=1).tolist() if len(doc) else []
             values = []
             for text, is_space, is_punct, guess in zip(table.texts, table.is_space, table.punct, guesses):
                 if is_space or is_punct:
                     values.append(None)
                     continue
-                value = cased.get((text, guess), "")
+                value = cased.get((text, guess, recase), "")
                 if value == "":
-                    value = None if is_caseless(text, forms) else apply_case(text.lower(), labels[guess], forms)
-                    cased[text, guess] = value
+                    caseless = is_uncasable(text) if recase else is_caseless(text, forms)
+                    value = None if caseless else apply_case(text.lower(), labels[guess], forms)
+                    cased[text, guess, recase] = value
                 values.append(value)
             set_token_values(doc, "truecase", table.idx, values)
 

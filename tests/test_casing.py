@@ -1,4 +1,4 @@
-from spacy_punct.casing import capitalise, decapitalise, is_placeholder, is_uncasable
+from spacy_punct.casing import capitalise, decapitalise, is_placeholder, is_uncasable, written_in_capitals
 
 
 def test_capitalise():
@@ -26,3 +26,11 @@ def test_placeholders():
         assert is_placeholder(text), text
     for text in ("[", "[unk]", "UNK", "[UNK", "NASA"):
         assert not is_placeholder(text), text
+
+
+def test_texts_written_in_capitals():
+    for texts in (["SO", "HOW", "WAS", "IT", "?"], ["I", "MET", "[UNK]", "AT", "5PM"], ["SEE", "www.nasa.gov", "NOW"]):
+        assert written_in_capitals(texts), texts
+    # a lower-case letter anywhere, or no word that shows it: nothing to say
+    for texts in (["THE", "BBC", "said"], ["I", "A", "."], ["[UNK]", "I"], ["WWW.NASA.GOV"], ["5", "-"], []):
+        assert not written_in_capitals(texts), texts

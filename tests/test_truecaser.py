@@ -132,6 +132,30 @@ def test_rewrite_applies_truecase_around_inserted_marks():
     assert rewrite_doc(upper_input).text == "The BBC said"  # capitals in the input stay
 
 
+def test_a_text_in_capitals_takes_the_truecasers_forms():
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("WE MET JOHN FROM NASA AT 5PM ON WWW.NASA.GOV")
+    forms = {"WE": "we", "MET": "met", "JOHN": "John", "FROM": "from", "NASA": "NASA", "AT": "at", "5PM": "5pm", "ON": "on"}
+    for token in doc:
+        token._.truecase = forms.get(token.text)
+        token._.punct = ""
+    doc[-1]._.punct = "."
+    assert rewrite_doc(doc).text == "We met John from NASA at 5pm on WWW.NASA.GOV."
+    # without a truecaser's forms, the capitals stay
+    bare = nlp.make_doc("WE MET JOHN")
+    for token in bare:
+        token._.punct = ""
+    assert rewrite_doc(bare).text == "WE MET JOHN"
+
+
+def test_the_truecaser_cases_words_with_digits_in_a_text_in_capitals(cased):
+    truecaser = cased.get_pipe("truecaser")
+    docs = [cased.make_doc("THEY MET AT 5PM"), cased.make_doc("they met at 5PM")]
+    truecaser.set_annotations(docs, truecaser.predict(docs))
+    assert docs[0][-1]._.truecase == "5pm"
+    assert docs[1][-1]._.truecase is None  # elsewhere a word with digits keeps its case
+
+
 def test_gold_case_classes_skip_uncased_references(nlp):
     cased_eg = Example(nlp.make_doc("we met john smith"), nlp.make_doc("We met John SMITH"))
     assert gold_case_classes(cased_eg, CASE_LABELS) == [1, 0, 1, 2]
