@@ -16,6 +16,7 @@ def build_punctuator_model(
     dropout: float = 0.2,
     nO: Optional[int] = None,
     pauses: Optional[Model[List[Doc], List[Floats2d]]] = None,
+    context: Optional[Model[List[Floats2d], List[Floats2d]]] = None,
 ) -> Model[List[Doc], List[Floats2d]]:
     """Predict, for every token, a distribution over the punctuation classes.
 
@@ -26,6 +27,8 @@ def build_punctuator_model(
     nO: the number of labels; set by the component when it is initialized.
     pauses: features from word timings appended to the token vectors
         (`spacy_punct.PauseFeatures.v1`); None (the default) reads words only.
+    context: a sequence encoder between the token vectors and the head (for
+        instance `spacy_punct.BiLSTMEncoder.v1` over a transformer); None: none.
     """
     output_layer = Softmax(nO=nO)
     if hidden_width > 0:
@@ -33,20 +36,23 @@ def build_punctuator_model(
     else:
         head = output_layer
     features = with_pauses(tok2vec, pauses) if pauses is not None else tok2vec
+    head = with_array(head)
+    if context is not None:
+        head = chain(context, head)
     model = chain(features, with_empty_docs(head))
     model.set_ref("tok2vec", tok2vec)
     model.set_ref("output_layer", output_layer)
     return model
 
 
-def with_empty_docs(layer: Model[Floats2d, Floats2d]) -> Model[List[Floats2d], List[Floats2d]]:
-    """Apply `layer` to every doc's rows, giving the (0, 0) arrays that empty
+def with_empty_docs(layer: Model[List[Floats2d], List[Floats2d]]) -> Model[List[Floats2d], List[Floats2d]]:
+    """Apply `layer` to the docs' rows, giving the (0, 0) arrays that empty
     docs get from a transformer the layer's input width first, so that a batch
-    with an empty doc can be flattened."""
+    with an empty doc can be flattened or padded."""
     return Model(
         "with_empty_docs",
         _with_empty_docs_forward,
-        layers=[with_array(layer)],
+        layers=[layer],
         refs={"layer": layer},
         init=_with_empty_docs_init,
     )

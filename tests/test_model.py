@@ -2,13 +2,15 @@ import numpy
 from spacy.util import registry
 from thinc.api import Model
 
+from spacy_punct.layers.bilstm import build_bilstm_encoder
 from spacy_punct.model import build_punctuator_model, with_empty_docs
-from thinc.api import Linear
+from thinc.api import Linear, with_array
 
 
 def _fake_tok2vec(width: int) -> Model:
+    # an empty doc gets a (0, 0) array, as from a transformer
     def forward(model, docs, is_train):
-        return [model.ops.alloc2f(len(doc), width) + 1.0 for doc in docs], lambda d: []
+        return [model.ops.alloc2f(len(doc), width if len(doc) else 0) + 1.0 for doc in docs], lambda d: []
 
     return Model("fake_tok2vec", forward, dims={"nO": width})
 
@@ -35,7 +37,7 @@ def test_linear_head(nlp):
 
 
 def test_with_empty_docs_gives_zero_width_arrays_the_input_width():
-    layer = Linear(nO=2, nI=5)
+    layer = with_array(Linear(nO=2, nI=5))
     model = with_empty_docs(layer)
     model.initialize()
     Xs = [numpy.ones((3, 5), dtype="f"), numpy.zeros((0, 0), dtype="f")]
@@ -43,3 +45,12 @@ def test_with_empty_docs_gives_zero_width_arrays_the_input_width():
     assert [y.shape for y in Ys] == [(3, 2), (0, 2)]
     dXs = backprop([numpy.ones((3, 2), dtype="f"), numpy.zeros((0, 2), dtype="f")])
     assert [d.shape for d in dXs] == [(3, 5), (0, 0)]
+
+
+def test_a_context_encoder_between_vectors_and_head(nlp):
+    model = build_punctuator_model(_fake_tok2vec(8), hidden_width=16, nO=4, context=build_bilstm_encoder(8, 1, 0.0))
+    docs = [nlp("so how was it"), nlp(""), nlp("fine")]
+    model.initialize(X=docs)
+    assert [p.shape for p in model.predict(docs)] == [(4, 4), (0, 4), (1, 4)]
+    Ys, backprop = model(docs, is_train=True)
+    backprop([model.ops.alloc2f(*y.shape) for y in Ys])
