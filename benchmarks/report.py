@@ -242,7 +242,7 @@ def memory_lines(memory: Dict[str, Any]) -> List[str]:
 
 def speed_section(speed: Dict[str, Any]) -> List[str]:
     best = speed["best"]
-    return [
+    lines = [
         "## Transformer on the CPU: the spaCy pipeline against a plain Hugging Face pass",
         "",
         f"`benchmarks/trf_speed.py`, {speed['words']:,} words of test2011 in {speed['lines']:,} lines, batch "
@@ -250,17 +250,39 @@ def speed_section(speed: Dict[str, Any]) -> List[str]:
         f"{len(speed['words_per_second']['plain'])} alternating rounds. The plain pass is the tokenizer and the "
         "encoder only; the pipeline adds alignment, pooling, the head, decoding and the rewrite. int8: dynamic "
         "quantization of the linear layers (`int8_quantizer`).",
+    ]
+    if "plain_model" in best:
+        lines[-1] += (
+            " The plain model is the same model in plain PyTorch: the encoder, word pieces averaged per word and "
+            "the pipeline's heads (context encoder included) with its weights; its punctuation probabilities "
+            f"differ from the pipeline's by {speed['plain_model_difference']:.0e} at most."
+        )
+    lines += [
         "",
         "| path | float words/s | int8 words/s | int8 speed-up | test2011 micro F1 |",
         "|---|---:|---:|---:|---:|",
         f"| spaCy pipeline | {best['pipeline']:,.0f} | {best['pipeline_int8']:,.0f} "
         f"| ×{speed['int8_speedup_pipeline']:.2f} | {100 * speed['f1']['float']:.1f} → {100 * speed['f1']['int8']:.1f} |",
-        f"| plain pass | {best['plain']:,.0f} | {best['plain_int8']:,.0f} | ×{speed['int8_speedup_plain']:.2f} | |",
+    ]
+    if "plain_model" in best:
+        lines.append(
+            f"| plain model (PyTorch) | {best['plain_model']:,.0f} | {best['plain_model_int8']:,.0f} "
+            f"| ×{best['plain_model_int8'] / best['plain_model']:.2f} | |"
+        )
+    lines += [
+        f"| plain pass (encoder only) | {best['plain']:,.0f} | {best['plain_int8']:,.0f} "
+        f"| ×{speed['int8_speedup_plain']:.2f} | |",
         "",
         f"The pipeline reads {100 * speed['pipeline_vs_plain']:.0f}% of the plain pass's words/s in float and "
-        f"{100 * speed['pipeline_int8_vs_plain_int8']:.0f}% in int8.",
-        "",
+        f"{100 * speed['pipeline_int8_vs_plain_int8']:.0f}% in int8",
     ]
+    if "plain_model" in best:
+        lines[-1] += (
+            f"; {100 * speed['pipeline_vs_plain_model']:.0f}% and "
+            f"{100 * speed['pipeline_int8_vs_plain_model_int8']:.0f}% of the plain model's"
+        )
+    lines[-1] += "."
+    return lines + [""]
 
 
 def scaling_section(scaling: Dict[str, Any]) -> List[str]:

@@ -101,10 +101,12 @@ def token_extension_values(doc: Doc, skip: Sequence[str] = ()) -> List[Dict[str,
     return values
 
 
-def set_token_extension_values(token: Token, values: Dict[str, Any]) -> None:
-    """Set custom token attributes (registered or not) on a token."""
+def set_token_extension_values(doc: Doc, offset: int, values: Dict[str, Any]) -> None:
+    """Set custom token attributes (registered or not) on the token of `doc`
+    at this character offset, without a Token object."""
+    user_data = doc.user_data
     for name, value in values.items():
-        token.doc.user_data[("._.", name, token.idx, None)] = value
+        user_data[("._.", name, offset, None)] = value
 
 
 def copy_doc_extension_values(source: Doc, target: Doc) -> None:

@@ -145,11 +145,13 @@ def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
             new_index[source] = i
     kept = [i for i, source in enumerate(source_map) if source >= 0]
     if kept:
-        values = doc.to_array(_CARRIED_ATTRS)[[source_map[i] for i in kept]]
-        full = new.to_array(_CARRIED_ATTRS)
-        full[kept] = values
-        new.from_array(_CARRIED_ATTRS, full)
-    set_token_values(new, "punct", _offsets(plan), plan.punct)
+        values = doc.to_array(_CARRIED_ATTRS)
+        if values.any():  # a tagger, morphologizer or lemmatizer ran before
+            full = new.to_array(_CARRIED_ATTRS)
+            full[kept] = values[[source_map[i] for i in kept]]
+            new.from_array(_CARRIED_ATTRS, full)
+    offsets = _offsets(plan)
+    set_token_values(new, "punct", offsets, plan.punct)
     probs = doc._.punct_probs
     if probs is not None:
         new_probs = numpy.zeros((len(new), probs.shape[1]), dtype=probs.dtype)
@@ -163,7 +165,7 @@ def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
     copy_doc_extension_values(doc, new)
     for source, values in enumerate(token_extension_values(doc, skip=("punct",))):
         if values and new_index[source] >= 0:
-            set_token_extension_values(new[new_index[source]], values)
+            set_token_extension_values(new, offsets[new_index[source]], values)
     if len(doc) and doc.to_array([ENT_IOB]).any():  # faster than has_annotation
         new.ents = _map_spans(doc.ents, new, new_index)
     for key, group in doc.spans.items():

@@ -5,7 +5,7 @@ from spacy_punct.extensions import copy_doc_extension_values, set_token_extensio
 
 def test_token_values_by_token(nlp):
     doc = nlp("so how was it")
-    set_token_extension_values(doc[1], {"start_time": 0.5, "conf": 0.9})
+    set_token_extension_values(doc, doc[1].idx, {"start_time": 0.5, "conf": 0.9})
     doc[3]._.punct = "?"
     values = token_extension_values(doc, skip=("punct",))
     assert values == [{}, {"start_time": 0.5, "conf": 0.9}, {}, {}]

@@ -212,7 +212,7 @@ def make_example(vocab: Vocab, records: Sequence[WordRecord]) -> Example:
     predicted = Doc(vocab, words=[record.seen for record in records], spaces=spaces)
     for token, record in zip(predicted, records):
         if record.extra:
-            set_token_extension_values(token, record.extra)
+            set_token_extension_values(token.doc, token.idx, record.extra)
     return Example(predicted, gold_doc(vocab, records, spaces))
 
 
@@ -238,5 +238,5 @@ def gold_doc(vocab: Vocab, records: Sequence[WordRecord], spaces: Optional[Seque
     for token, record in zip(doc, records):
         token._.punct = record.mark
         if record.extra:
-            set_token_extension_values(token, record.extra)
+            set_token_extension_values(token.doc, token.idx, record.extra)
     return doc
