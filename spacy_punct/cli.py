@@ -401,6 +401,12 @@ def evaluate(
     ),
     max_length: int = typer.Option(0, help="Cut documents into chunks of this many words (0: whole documents)."),
     asr_noise: float = typer.Option(0.0, help="Simulate recognition errors: alter this share of the words (see spacy_punct.asr_noise.v1)."),
+    asr_noise_words: bool = typer.Option(
+        False, help="The simulated errors put other words of the text in place of the [UNK] placeholder."
+    ),
+    gold_marks: bool = typer.Option(
+        False, help="Write the test set's marks where the punctuator's decisions go: the truecaser scored with perfect sentence ends."
+    ),
     seed: int = typer.Option(0, help="Seed of the simulated recognition errors."),
     window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
     stride: int = typer.Option(0, help="Transformers: tokens between window starts; window/stride predictions per token."),
@@ -416,11 +422,13 @@ def evaluate(
         fail(f"no .spacy files in {data}.")
     if output_dir:
         output_dir.mkdir(parents=True, exist_ok=True)
-    suffix = (f".asr-noise-{asr_noise:g}" if asr_noise else "") + (f".{input_case}" if input_case != "lower" else "")
+    suffix = (f".asr-noise-{asr_noise:g}" if asr_noise else "") + ("-words" if asr_noise and asr_noise_words else "")
+    suffix += (f".{input_case}" if input_case != "lower" else "") + (".gold-marks" if gold_marks else "")
     for test_set in test_sets:
         try:
             result = evaluate_pipeline(
-                nlp, test_set, input_case=input_case, max_length=max_length, asr_noise=asr_noise, seed=seed
+                nlp, test_set, input_case=input_case, max_length=max_length, asr_noise=asr_noise,
+                asr_noise_words=asr_noise_words, gold_marks=gold_marks, seed=seed,
             )
         except ValueError as e:
             fail(str(e))

@@ -16,11 +16,14 @@ import numpy
 import spacy
 from spacy.attrs import IDX, SENT_START
 from spacy.language import Language
+from spacy.scorer import Scorer
 from spacy.tokens import Doc
+from spacy.training import Example
 from thinc.api import use_ops
 
+from .align import gold_classes
 from .bundled import resolve_model
-from .extensions import register_extensions, token_values
+from .extensions import register_extensions, set_token_values, token_values
 from .factory_imports import named_factories_only
 from .punctuator import Punctuator
 from .rewrite import rewrite_doc
@@ -328,6 +331,23 @@ def predict_probs(nlp: Language, docs: Iterable[Doc], *, batch_size: int = 64) -
                 yield doc, pipe.model.ops.to_numpy(probs)
 
 
+def with_gold_marks(nlp: Language, examples: List[Example]) -> List[Example]:
+    """The examples with the pipeline's output written with the gold marks:
+    the components before the punctuator run, then the rewrite writes the
+    reference's marks where the punctuator's decisions would go."""
+    name, punctuator = find_punctuator(nlp)
+    label_set = punctuator.label_set
+    with nlp.select_pipes(disable=nlp.pipe_names[nlp.pipe_names.index(name) :]):
+        docs = list(nlp.pipe(eg.predicted for eg in examples))
+    marked = []
+    for doc, example in zip(docs, examples):
+        classes = gold_classes(Example(doc, example.reference), label_set)
+        offsets = doc.to_array([IDX]).tolist() if len(doc) else []
+        set_token_values(doc, "punct", offsets, [label_set.marks[max(c, 0)] for c in classes])
+        marked.append(Example(rewrite_doc(doc), example.reference))
+    return marked
+
+
 # the case of the words a pipeline reads in `evaluate`
 INPUT_CASES = ("lower", "upper", "title", "written")
 
@@ -339,6 +359,8 @@ def evaluate(
     input_case: str = "lower",
     max_length: int = 0,
     asr_noise: float = 0.0,
+    asr_noise_words: bool = False,
+    gold_marks: bool = False,
     seed: int = 0,
 ) -> Dict[str, Any]:
     """Score a pipeline on a .spacy test set (natural punctuated text): the
@@ -349,12 +371,19 @@ def evaluate(
         (every word capitalised) or "written" (as in the test set).
     asr_noise: alter this share of the words first (`spacy_punct.asr_noise.v1`,
         seeded by `seed`), to simulate recognition errors.
+    asr_noise_words: the errors put other words of the text where the
+        `[UNK]` placeholder goes otherwise.
+    gold_marks: the punctuator's decisions are the test set's marks: the
+        components before it (a truecaser) are scored as with a perfect
+        punctuator, whose sentence ends decide the sentence-initial capitals.
     """
     if not 0.0 <= asr_noise <= 1.0:
         raise ValueError(f"asr_noise must be between 0 and 1, not {asr_noise}.")
     if input_case not in INPUT_CASES:
         raise ValueError(f"input_case must be one of {', '.join(INPUT_CASES)}, not {input_case!r}.")
-    augmenters = [create_asr_noise_augmenter(level=asr_noise)] if asr_noise else []
+    augmenters = []
+    if asr_noise:
+        augmenters.append(create_asr_noise_augmenter(level=asr_noise, unknown_share=0.0 if asr_noise_words else 1.0))
     if input_case in ("upper", "title"):
         augmenters.append(
             create_case_noise_augmenter(upper=float(input_case == "upper"), title=float(input_case == "title"), natural=0.0)
@@ -366,7 +395,7 @@ def evaluate(
     if not examples:
         raise ValueError(f"{data} holds no documents.")
     start = time.perf_counter()
-    scores = nlp.evaluate(examples)
+    scores = Scorer(nlp).score(with_gold_marks(nlp, examples)) if gold_marks else nlp.evaluate(examples)
     seconds = time.perf_counter() - start
     n_words = sum(len(eg.reference) for eg in examples)
     result = {key: value for key, value in scores.items() if key.startswith(("punct_", "sents_", "case_"))}

@@ -1,3 +1,5 @@
+import json
+
 import numpy
 import pytest
 import spacy
@@ -231,3 +233,28 @@ def test_evaluate_reports_case_scores(cased, tmp_path):
     assert result.exit_code == 0, result.output
     assert "| **not lower-case** | 100.0 | 100.0 | 100.0 |" in result.output
     assert "sentence-initial 100.0 · other words (names, acronyms) 100.0" in result.output
+
+
+def test_evaluate_with_gold_marks_scores_the_truecaser_alone(cased, tmp_path):
+    """With the gold marks in place of the punctuator's decisions, a
+    punctuator that writes no mark costs the truecaser nothing: the output is
+    the reference text, marks and sentence starts included."""
+    from typer.testing import CliRunner
+
+    from spacy_punct.cli import app
+    from spacy_punct.inference import evaluate, with_gold_marks
+
+    DocBin(docs=[cased.make_doc(" ".join(CASED))]).to_disk(tmp_path / "cased.spacy")
+    cased.get_pipe("punctuator").thresholds = {label: 1.1 for label in ("COMMA", "PERIOD", "QUESTION")}
+    assert evaluate(cased, tmp_path / "cased.spacy")["punct_f"] == 0.0
+    (marked,) = with_gold_marks(cased, list(PunctCorpus(tmp_path / "cased.spacy", max_length=0)(cased)))
+    # the label set has no class for the hyphen of "Jean-Luc", which the reader reads as a mark
+    expected = [text.replace("-", " ") for text in CASED]
+    assert [s.text for s in marked.predicted.sents] == expected
+    oracle = evaluate(cased, tmp_path / "cased.spacy", gold_marks=True)
+    assert oracle["punct_f"] == 1.0 and oracle["sents_f"] == 1.0 and oracle["case_f"] == 1.0
+    cased.to_disk(tmp_path / "model")
+    args = ["evaluate", str(tmp_path / "model"), str(tmp_path / "cased.spacy"), "-o", str(tmp_path / "m"), "--gold-marks"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0 and "with gold-marks" in result.output, result.output
+    assert json.loads((tmp_path / "m" / "cased.gold-marks.json").read_text())["case_f"] == 1.0

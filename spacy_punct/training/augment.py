@@ -1,7 +1,7 @@
 """Augmenters for punctuation training examples."""
 import random
 from dataclasses import replace
-from typing import Callable, Iterator, List
+from typing import Callable, Iterator, List, Tuple
 
 from spacy.language import Language
 from spacy.training import Example
@@ -20,37 +20,53 @@ def create_asr_noise_augmenter(
     substitute: float = 0.4,
     delete: float = 0.4,
     unknown: str = "[UNK]",
+    unknown_share: float = 1.0,
 ) -> Augment:
     """Simulate speech-recognition errors (Alam et al. 2020).
 
-    Each word is altered with probability `level`: replaced by `unknown` with
-    probability `substitute`, deleted with probability `delete` (its mark moves
-    to the word before), else an `unknown` word is inserted before it. Both
-    sides of the example change alike, so the gold marks stay aligned; a
-    replaced word keeps its timings, an inserted one has none.
+    Each word is altered with probability `level`: replaced with probability
+    `substitute`, deleted with probability `delete` (its mark moves to the
+    word before), else a word is inserted before it. A replacing or inserted
+    word is `unknown` with probability `unknown_share`, else another word of
+    the same text (a recogniser's errors are real words). Both sides of the
+    example change alike, so the gold marks stay aligned; a replaced word
+    keeps its timings, an inserted one has none.
     """
     if not 0.0 <= level <= 1.0:
         raise ValueError(f"level must be in [0, 1], not {level}.")
     if substitute < 0 or delete < 0 or substitute + delete > 1.0:
         raise ValueError("substitute and delete must be >= 0 and sum to at most 1.")
+    if not 0.0 <= unknown_share <= 1.0:
+        raise ValueError(f"unknown_share must be in [0, 1], not {unknown_share}.")
 
     def augment(nlp: Language, example: Example) -> Iterator[Example]:
         if level == 0.0 or len(example.predicted) != len(example.reference):
             yield example
             return
+        records = example_records(example)
+        words = [(r.text, r.seen) for r in records if r.seen.strip()]
+
+        def wrong_word() -> Tuple[str, str]:
+            # no draw at 1.0: the placeholder alone makes the same noise as before this option
+            if words and unknown_share < 1.0 and (unknown_share == 0.0 or random.random() >= unknown_share):
+                return random.choice(words)
+            return unknown, unknown
+
         noisy: List[WordRecord] = []
-        for record in example_records(example):
+        for record in records:
             draw = random.random() if random.random() < level else None
             if draw is None:
                 noisy.append(record)
             elif draw < substitute:
-                noisy.append(replace(record, text=unknown, seen=unknown))
+                text, seen = wrong_word()
+                noisy.append(replace(record, text=text, seen=seen))
             elif draw < substitute + delete:
                 if noisy:
                     last = noisy[-1]
                     noisy[-1] = replace(last, mark=stronger(last.mark, record.mark), space=last.space or record.space)
             else:
-                noisy.append(WordRecord(unknown, unknown, True, ""))
+                text, seen = wrong_word()
+                noisy.append(WordRecord(text, seen, True, ""))
                 noisy.append(record)
         yield make_example(nlp.vocab, noisy)
 

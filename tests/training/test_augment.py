@@ -29,6 +29,36 @@ def test_asr_noise_changes_words_and_keeps_alignment(nlp, corpus_path):
     assert sum(t._.punct in ".?" for eg in noisy for t in eg.reference) >= n_final - len(examples)
 
 
+def test_asr_noise_with_real_words(nlp, corpus_path):
+    """unknown_share=0: every replacing or inserted word is another word of the
+    same text; the gold marks stay aligned."""
+    random.seed(0)
+    augment = create_asr_noise_augmenter(level=0.5, unknown_share=0.0)
+    examples = list(PunctCorpus(corpus_path, max_length=0)(nlp))
+    noisy = [out for eg in examples for out in augment(nlp, eg)]
+    for eg, out in zip(examples, noisy):
+        assert "[UNK]" not in out.predicted.text
+        assert {t.text for t in out.predicted} <= {t.text for t in eg.predicted}
+        assert [t.text for t in out.predicted] != [t.text for t in eg.predicted]
+        assert out.predicted.text.lower().split() == out.reference.text.lower().split()
+    random.seed(0)
+    mixed = create_asr_noise_augmenter(level=0.5, unknown_share=0.5)
+    texts = " ".join(out.predicted.text for eg in examples for out in mixed(nlp, eg))
+    assert "[UNK]" in texts
+
+
+def test_asr_noise_placeholder_only_draws_as_before(nlp, corpus_path):
+    """unknown_share=1 (the default) draws no extra random numbers: a seeded
+    run gives the same noise with the option given or not."""
+    eg = next(iter(PunctCorpus(corpus_path, max_length=0)(nlp)))
+    random.seed(3)
+    (default,) = create_asr_noise_augmenter(level=0.5)(nlp, eg)
+    after_default = random.random()
+    random.seed(3)
+    (explicit,) = create_asr_noise_augmenter(level=0.5, unknown_share=1.0)(nlp, eg)
+    assert explicit.predicted.text == default.predicted.text and random.random() == after_default
+
+
 def test_asr_noise_level_zero_is_identity(nlp, corpus_path):
     augment = create_asr_noise_augmenter(level=0.0)
     eg = next(iter(PunctCorpus(corpus_path, max_length=0)(nlp)))
@@ -40,6 +70,8 @@ def test_asr_noise_rejects_bad_rates():
         create_asr_noise_augmenter(level=1.5)
     with pytest.raises(ValueError):
         create_asr_noise_augmenter(substitute=0.7, delete=0.7)
+    with pytest.raises(ValueError):
+        create_asr_noise_augmenter(unknown_share=1.5)
 
 
 def _case_noise(nlp, examples, **rates):
