@@ -47,6 +47,11 @@ def load(path: Path) -> Any:
 
 
 def scores_table(scores: Dict[str, Any]) -> List[str]:
+    if scores.get("gold_marks"):
+        return [
+            "The test set's marks where the punctuator's decisions go (`spacy-punct evaluate --gold-marks`): "
+            "the components before it, scored as with a perfect punctuator."
+        ] + case_rows(scores)
     rows = ["| class | P | R | F1 | support |", "|---|---:|---:|---:|---:|"]
     for label, s in scores["punct_per_type"].items():
         rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} | {s['support']} |")
@@ -62,15 +67,19 @@ def scores_table(scores: Dict[str, Any]) -> List[str]:
         f"{100 * scores['sents_f']:.1f} · {scores['words']:,} words at {scores['words_per_second']:,.0f} words/s "
         "(one process, whole documents, scoring included)"
     )
-    if scores.get("case_f") is not None:
-        rows += ["", "| case | P | R | F1 |", "|---|---:|---:|---:|"]
-        for label, s in scores["case_per_type"].items():
-            rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} |")
-        rows.append(f"| **not lower-case** | **{100 * scores['case_p']:.1f}** | **{100 * scores['case_r']:.1f}** "
-                    f"| **{100 * scores['case_f']:.1f}** |")
-        rows += ["", f"Not lower-case words, F1: sentence-initial {100 * scores['case_initial_f']:.1f}, "
-                     f"the others (names, acronyms) {100 * scores['case_inner_f']:.1f}."]
-    return rows
+    return rows + case_rows(scores)
+
+
+def case_rows(scores: Dict[str, Any]) -> List[str]:
+    if scores.get("case_f") is None:
+        return []
+    rows = ["", "| case | P | R | F1 |", "|---|---:|---:|---:|"]
+    for label, s in scores["case_per_type"].items():
+        rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} |")
+    rows.append(f"| **not lower-case** | **{100 * scores['case_p']:.1f}** | **{100 * scores['case_r']:.1f}** "
+                f"| **{100 * scores['case_f']:.1f}** |")
+    return rows + ["", f"Not lower-case words, F1: sentence-initial {100 * scores['case_initial_f']:.1f}, "
+                       f"the others (names, acronyms) {100 * scores['case_inner_f']:.1f}."]
 
 
 def summary_table(metrics: Path, training: Path, runs: Sequence[str]) -> List[str]:
@@ -85,6 +94,8 @@ def summary_table(metrics: Path, training: Path, runs: Sequence[str]) -> List[st
             if path.stem in NOT_SCORES:
                 continue
             scores = load(path)
+            if scores.get("gold_marks"):  # punctuation scores of the test set itself
+                continue
             target = TARGETS.get((run, path.stem))
             rows.append(
                 f"| {run} | {path.stem} | {100 * scores['punct_f']:.1f} | {target or ''} "

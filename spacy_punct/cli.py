@@ -443,6 +443,8 @@ def evaluate(
 def format_scores(scores: Dict[str, Any]) -> str:
     """A markdown table of the per-class and overall scores."""
     rows = ["| label | P | R | F1 | support |", "|---|---:|---:|---:|---:|"]
+    if scores.get("gold_marks"):
+        rows.insert(0, "The test set's marks where the punctuator's decisions go: its punctuation scores are its own.\n")
     for label, s in scores["punct_per_type"].items():
         rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} | {s['support']} |")
     support = sum(s["support"] for s in scores["punct_per_type"].values())

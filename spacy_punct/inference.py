@@ -400,4 +400,6 @@ def evaluate(
     n_words = sum(len(eg.reference) for eg in examples)
     result = {key: value for key, value in scores.items() if key.startswith(("punct_", "sents_", "case_"))}
     result.update({"words": n_words, "words_per_second": n_words / seconds})
+    if gold_marks:
+        result["gold_marks"] = True
     return result

@@ -252,9 +252,9 @@ def test_evaluate_with_gold_marks_scores_the_truecaser_alone(cased, tmp_path):
     expected = [text.replace("-", " ") for text in CASED]
     assert [s.text for s in marked.predicted.sents] == expected
     oracle = evaluate(cased, tmp_path / "cased.spacy", gold_marks=True)
-    assert oracle["punct_f"] == 1.0 and oracle["sents_f"] == 1.0 and oracle["case_f"] == 1.0
+    assert oracle["punct_f"] == 1.0 and oracle["sents_f"] == 1.0 and oracle["case_f"] == 1.0 and oracle["gold_marks"]
     cased.to_disk(tmp_path / "model")
     args = ["evaluate", str(tmp_path / "model"), str(tmp_path / "cased.spacy"), "-o", str(tmp_path / "m"), "--gold-marks"]
     result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0 and "with gold-marks" in result.output, result.output
+    assert result.exit_code == 0 and "with gold-marks\nThe test set's marks" in result.output, result.output
     assert json.loads((tmp_path / "m" / "cased.gold-marks.json").read_text())["case_f"] == 1.0
