@@ -379,6 +379,8 @@ def evaluate(
     """
     if not 0.0 <= asr_noise <= 1.0:
         raise ValueError(f"asr_noise must be between 0 and 1, not {asr_noise}.")
+    if asr_noise_words and not asr_noise:
+        raise ValueError("asr_noise_words says which words the simulated errors put in: give asr_noise too.")
     if input_case not in INPUT_CASES:
         raise ValueError(f"input_case must be one of {', '.join(INPUT_CASES)}, not {input_case!r}.")
     augmenters = []

@@ -122,6 +122,8 @@ def test_evaluate(trained, corpus_path):
     assert noisy == {**evaluate(trained, corpus_path, asr_noise=0.3, seed=1), "words_per_second": noisy["words_per_second"]}
     with pytest.raises(ValueError, match="asr_noise"):
         evaluate(trained, corpus_path, asr_noise=2.0)
+    with pytest.raises(ValueError, match="asr_noise"):
+        evaluate(trained, corpus_path, asr_noise_words=True)
     with pytest.raises(ValueError, match="input_case"):
         evaluate(trained, corpus_path, input_case="shouting")
 
