@@ -83,7 +83,7 @@ def _apply_windows(nlp: Language, window: int, stride: int) -> None:
 
     if window or stride:
         try:
-            set_windows(nlp, window, stride or window)
+            set_windows(nlp, window, stride)
         except ValueError as e:
             fail(str(e))
 
@@ -188,7 +188,7 @@ def punctuate(
     threshold: List[str] = typer.Option([], help="LABEL=P: write LABEL's mark wherever its probability reaches P (repeatable)."),
     margin: List[str] = typer.Option([], help="LABEL=X: write LABEL's mark only with a relative margin over every other class above X (repeatable)."),
     window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
-    stride: int = typer.Option(0, help="Transformers: tokens between window starts; window/stride predictions per token."),
+    stride: int = typer.Option(0, help="Transformers: tokens between window starts (0: the window); window/stride predictions per token."),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="Show words done on stderr (default: when it is a terminal)."),
     engine: str = typer.Option("local", help="local: this process; ray: an actor pool on Ray (the ray extra; RAY_ADDRESS for a cluster) over JSONL or Parquet records in INPUT, written to the folder -o."),
@@ -409,7 +409,7 @@ def evaluate(
     ),
     seed: int = typer.Option(0, help="Seed of the simulated recognition errors."),
     window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
-    stride: int = typer.Option(0, help="Transformers: tokens between window starts; window/stride predictions per token."),
+    stride: int = typer.Option(0, help="Transformers: tokens between window starts (0: the window); window/stride predictions per token."),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:
     """Score a pipeline on test sets: per-class P/R/F1, micro and macro F1,

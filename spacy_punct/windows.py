@@ -16,18 +16,33 @@ def transformer_names(nlp: Language) -> List[str]:
     ]
 
 
+def configured_window(nlp: Language, name: str) -> int:
+    """The window a transformer component's config gives its span getter (0: none)."""
+    get_spans = nlp.config["components"].get(name, {}).get("model", {}).get("get_spans", {})
+    return int(get_spans.get("window", 0) or 0)
+
+
 def set_windows(nlp: Language, window: int, stride: int) -> List[str]:
-    """Make the pipeline's transformers read windows of `window` tokens, one
-    every `stride` tokens. Returns the names of the components changed."""
-    if window < 1 or not 1 <= stride <= window:
-        raise ValueError(f"Need window >= 1 and 1 <= stride <= window, not window={window}, stride={stride}.")
+    """Make the pipeline's transformers read windows of `window` tokens (0:
+    the configured window), one every `stride` tokens (0: the window, no
+    overlap). Returns the names of the components changed."""
     names = transformer_names(nlp)
     if not names:
         raise ValueError(
             "The pipeline has no transformer, so it has no windows to set: "
             "tok2vec models read the whole doc."
         )
-    get_spans = registry.span_getters.get("spacy-transformers.strided_spans.v1")(window=window, stride=stride)
+    settings = {}
     for name in names:
-        nlp.get_pipe(name).model.attrs["get_spans"] = get_spans
+        name_window = window or configured_window(nlp, name)
+        name_stride = stride or name_window
+        if name_window < 1 or not 1 <= name_stride <= name_window:
+            raise ValueError(
+                f"Need window >= 1 and 1 <= stride <= window, not window={name_window}, stride={name_stride}"
+                + (" ('" + name + "' configures no window: give one)." if not name_window else ".")
+            )
+        settings[name] = (name_window, name_stride)
+    for name, (name_window, name_stride) in settings.items():
+        get_spans = registry.span_getters.get("spacy-transformers.strided_spans.v1")
+        nlp.get_pipe(name).model.attrs["get_spans"] = get_spans(window=name_window, stride=name_stride)
     return names

@@ -28,9 +28,22 @@ def test_set_windows_predictions_per_token(trf_nlp, stride, expected):
     assert len(doc) > 100
 
 
+def test_a_stride_alone_keeps_the_configured_window(trf_nlp):
+    """window 0 is the configured window (32 here), stride 0 the window."""
+    set_windows(trf_nlp, 0, 8)
+    spans = trf_nlp.get_pipe("transformer").model.attrs["get_spans"]([Doc(trf_nlp.vocab, words=["w"] * 128)])[0]
+    assert {len(span) for span in spans[:-4]} == {32} and spans[1].start == 8
+    set_windows(trf_nlp, 16, 0)
+    spans = trf_nlp.get_pipe("transformer").model.attrs["get_spans"]([Doc(trf_nlp.vocab, words=["w"] * 128)])[0]
+    assert [span.start for span in spans] == list(range(0, 128, 16))
+    set_windows(trf_nlp, 32, 24)
+
+
 def test_set_windows_refuses_bad_values_and_tok2vec_pipelines(trf_nlp, trained):
     with pytest.raises(ValueError, match="stride"):
         set_windows(trf_nlp, 32, 64)
+    with pytest.raises(ValueError, match="stride"):
+        set_windows(trf_nlp, 0, 64)  # the configured window is 32
     with pytest.raises(ValueError, match="no transformer"):
         set_windows(trained, 32, 16)
     assert transformer_names(trained) == []
