@@ -40,6 +40,7 @@ setup(
             "spacy_punct.PunctuatorModel.v1 = spacy_punct.model:build_punctuator_model",
             "spacy_punct.BiLSTMEncoder.v1 = spacy_punct.layers.bilstm:build_bilstm_encoder",
             "spacy_punct.LowercaseEmbed.v1 = spacy_punct.layers.lowercase:build_lowercase_embed",
+            "spacy_punct.TransformerModel.v1 = spacy_punct.layers.autocast:build_transformer_model",
         ],
         "thinc_layers": ["spacy_punct.PauseFeatures.v1 = spacy_punct.layers.pauses:build_pause_features"],
         "spacy_readers": ["spacy_punct.PunctCorpus.v1 = spacy_punct.training.corpus:PunctCorpus"],

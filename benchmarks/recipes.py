@@ -3,10 +3,11 @@ and with 10% simulated recognition errors) and `nlp.pipe` words/s over
 test2011 cut into 40-word lines, the same threads and batch for all, speeds
 measured in alternating rounds (best of `--rounds`).
 
-    python benchmarks/recipes.py TEST.spacy OUTPUT.json NAME=MODEL [NAME=MODEL ...] [--int8 NAME] [--threads 2]
+    python benchmarks/recipes.py TEST.spacy OUTPUT.json NAME=MODEL [NAME=MODEL ...] [--precision NAME=PRECISION] [--threads 2]
 
-`--int8 NAME`: also a copy of recipe NAME with its transformer quantized to
-int8 at load (`spacy_punct.quantizer.add_quantizer`), named NAME-int8.
+Transformer recipes run their encoder in float32; `--precision NAME=bfloat16`
+(autocast, `cpu_precision`) or `NAME=int8` (`int8_quantizer`) adds a copy of
+recipe NAME with its encoder in that precision, named NAME-PRECISION.
 """
 import argparse
 import json
@@ -17,9 +18,10 @@ from typing import Dict, List
 from spacy.language import Language
 
 from spacy_punct.inference import evaluate, load_pipeline
-from spacy_punct.quantizer import add_quantizer
 from spacy_punct.threads import set_threads
 from spacy_punct.training.corpus import PunctCorpus
+from spacy_punct.windows import transformer_names
+from trf_speed import pipeline_in
 
 
 def lines_of(nlp: Language, test: str, words_per_line: int) -> List[str]:
@@ -41,7 +43,8 @@ def main() -> None:
     parser.add_argument("test")
     parser.add_argument("output")
     parser.add_argument("recipes", nargs="+", help="NAME=MODEL")
-    parser.add_argument("--int8", action="append", default=[], help="add an int8 copy of this recipe")
+    parser.add_argument("--precision", action="append", default=[],
+                        help="NAME=PRECISION: add recipe NAME with its encoder in PRECISION (bfloat16 or int8)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--words-per-line", type=int, default=40)
@@ -49,10 +52,14 @@ def main() -> None:
     args = parser.parse_args()
     set_threads(args.threads)
     models = dict(recipe.split("=", 1) for recipe in args.recipes)
-    pipelines: Dict[str, Language] = {name: load_pipeline(model) for name, model in models.items()}
-    for name in args.int8:
-        pipelines[f"{name}-int8"] = load_pipeline(models[name])
-        add_quantizer(pipelines[f"{name}-int8"])
+    pipelines: Dict[str, Language] = {}
+    for name, model in models.items():
+        nlp = load_pipeline(model)
+        pipelines[name] = pipeline_in(model, "float32") if transformer_names(nlp) else nlp
+    for spec in args.precision:
+        name, precision = spec.split("=", 1)
+        pipelines[f"{name}-{precision}"] = pipeline_in(models[name], precision)
+        models[f"{name}-{precision}"] = models[name]
     lines = lines_of(next(iter(pipelines.values())), args.test, args.words_per_line)
     speeds: Dict[str, float] = {}
     for _ in range(args.rounds):
@@ -64,7 +71,7 @@ def main() -> None:
         clean = evaluate(nlp, args.test)
         noisy = evaluate(nlp, args.test, asr_noise=0.1)
         results[name] = {
-            "model": models.get(name, models.get(name[: -len("-int8")])),
+            "model": models[name],
             "words_per_second": speeds[name],
             "punct_f": clean["punct_f"],
             "question_f": clean["punct_per_type"]["QUESTION"]["f"],

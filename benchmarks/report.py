@@ -251,49 +251,40 @@ def memory_lines(memory: Dict[str, Any]) -> List[str]:
     ]
 
 
+SPEED_PATHS = {"pipeline": "spaCy pipeline", "plain_model": "plain model (PyTorch)", "plain": "plain pass (encoder only)"}
+
+
 def speed_section(speed: Dict[str, Any]) -> List[str]:
-    best = speed["best"]
+    best, precisions = speed["best"], list(speed["best"])
+    rounds = len(speed["words_per_second"][precisions[0]]["plain"])
     lines = [
         "## Transformer on the CPU: the spaCy pipeline against a plain Hugging Face pass",
         "",
         f"`benchmarks/trf_speed.py`, {speed['words']:,} words of test2011 in {speed['lines']:,} lines, batch "
-        f"{speed['batch_size']}, {speed['threads']} torch threads, the same weights; the best of "
-        f"{len(speed['words_per_second']['plain'])} alternating rounds. The plain pass is the tokenizer and the "
-        "encoder only; the pipeline adds alignment, pooling, the head, decoding and the rewrite. int8: dynamic "
-        "quantization of the linear layers (`int8_quantizer`).",
-    ]
-    if "plain_model" in best:
-        lines[-1] += (
-            " The plain model is the same model in plain PyTorch: the encoder, word pieces averaged per word and "
-            "the pipeline's heads (context encoder included) with its weights; its punctuation probabilities "
-            f"differ from the pipeline's by {speed['plain_model_difference']:.0e} at most."
-        )
-    lines += [
+        f"{speed['batch_size']}, {speed['threads']} torch threads, the same weights; the best of {rounds} "
+        "alternating rounds. The plain pass is the tokenizer and the encoder only; the plain model is the same "
+        "model in plain PyTorch: the encoder, word pieces averaged per word and the pipeline's heads (context "
+        "encoder included) with its weights (in float32 its punctuation probabilities differ from the "
+        f"pipeline's by {speed['plain_model_difference']['float32']:.0e} at most); the pipeline adds "
+        "alignment, decoding and the rewrite. bfloat16: the encoder under CPU autocast (`cpu_precision`; "
+        f"this CPU {'has' if speed['native_bfloat16'] else 'lacks'} bfloat16 instructions); int8: dynamic "
+        "quantization of its linear layers (`int8_quantizer`).",
         "",
-        "| path | float words/s | int8 words/s | int8 speed-up | test2011 micro F1 |",
-        "|---|---:|---:|---:|---:|",
-        f"| spaCy pipeline | {best['pipeline']:,.0f} | {best['pipeline_int8']:,.0f} "
-        f"| ×{speed['int8_speedup_pipeline']:.2f} | {100 * speed['f1']['float']:.1f} → {100 * speed['f1']['int8']:.1f} |",
+        "| path | " + " | ".join(f"{p} words/s" for p in precisions) + " |",
+        "|---|" + "---:|" * len(precisions),
     ]
-    if "plain_model" in best:
-        lines.append(
-            f"| plain model (PyTorch) | {best['plain_model']:,.0f} | {best['plain_model_int8']:,.0f} "
-            f"| ×{best['plain_model_int8'] / best['plain_model']:.2f} | |"
-        )
-    lines += [
-        f"| plain pass (encoder only) | {best['plain']:,.0f} | {best['plain_int8']:,.0f} "
-        f"| ×{speed['int8_speedup_plain']:.2f} | |",
-        "",
-        f"The pipeline reads {100 * speed['pipeline_vs_plain']:.0f}% of the plain pass's words/s in float and "
-        f"{100 * speed['pipeline_int8_vs_plain_int8']:.0f}% in int8",
-    ]
-    if "plain_model" in best:
-        lines[-1] += (
-            f"; {100 * speed['pipeline_vs_plain_model']:.0f}% and "
-            f"{100 * speed['pipeline_int8_vs_plain_model_int8']:.0f}% of the plain model's"
-        )
-    lines[-1] += "."
-    return lines + [""]
+    for path, name in SPEED_PATHS.items():
+        cells = [f"{best[precisions[0]][path]:,.0f}"]
+        cells += [f"{best[p][path]:,.0f} (×{speed['speedup'][p][path]:.2f})" for p in precisions[1:]]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines.append("| pipeline's test2011 micro F1 | " + " | ".join(f"{100 * speed['f1'][p]:.1f}" for p in precisions) + " |")
+    shares = ", ".join(
+        f"{100 * speed['pipeline_vs_plain_model'][p]:.0f}% of the plain model's and "
+        f"{100 * speed['pipeline_vs_plain'][p]:.0f}% of the plain pass's in {p}"
+        for p in precisions
+    )
+    lines += ["", f"The pipeline reads {shares}.", ""]
+    return lines
 
 
 def scaling_section(scaling: Dict[str, Any]) -> List[str]:

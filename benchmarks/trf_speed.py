@@ -1,7 +1,9 @@
 """Words per second of a transformer pipeline against a plain Hugging Face
 forward pass over the same lines with the same weights, batch and threads,
-side by side in one run; float and int8 (dynamic quantization of the linear
-layers) for both, with the F1 of each pipeline on the test set.
+side by side in one run, in each precision of the encoder on the CPU: float32,
+bfloat16 (autocast, `cpu_precision`) and int8 (dynamic quantization of the
+linear layers, `int8_quantizer`), with the F1 of the pipeline in each on the
+test set.
 
     python benchmarks/trf_speed.py MODEL TEST.spacy OUTPUT.json [--words-per-line 40] [--batch-size 64] [--threads 2]
 
@@ -18,12 +20,14 @@ import json
 import time
 import warnings
 from pathlib import Path
-from typing import Dict, List, Optional
+from contextlib import nullcontext
+from typing import Any, ContextManager, Dict, List, Optional
 
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from spacy_punct.inference import evaluate, load_pipeline
+from spacy_punct.layers.autocast import native_bfloat16, set_cpu_precision
 from spacy_punct.quantizer import add_quantizer, hf_shims, qconfig_spec
 from spacy_punct.threads import set_threads
 from spacy_punct.training.corpus import PunctCorpus
@@ -43,7 +47,12 @@ def pipeline_speed(nlp, lines: List[str], batch_size: int) -> float:
     return n_words / (time.perf_counter() - start)
 
 
-def plain_speed(model, tokenizer, lines: List[str], batch_size: int) -> float:
+def autocast(precision: str) -> ContextManager[Any]:
+    """What the pipeline's encoder runs under in `precision`."""
+    return torch.autocast("cpu", dtype=torch.bfloat16) if precision == "bfloat16" else nullcontext()
+
+
+def plain_speed(model, tokenizer, lines: List[str], batch_size: int, precision: str) -> float:
     n_words = sum(len(line.split()) for line in lines)
 
     def run(part: List[str]) -> None:
@@ -52,7 +61,8 @@ def plain_speed(model, tokenizer, lines: List[str], batch_size: int) -> float:
             for i in range(0, len(part), batch_size):
                 inputs = tokenizer(part[i : i + batch_size], padding=True, truncation=True, max_length=512,
                                    return_tensors="pt")
-                model(**inputs).last_hidden_state
+                with autocast(precision):
+                    model(**inputs).last_hidden_state
 
     run(lines[:batch_size])
     start = time.perf_counter()
@@ -95,12 +105,15 @@ def plain_heads(nlp) -> Dict[str, PlainHead]:
     return heads
 
 
-def plain_model_probs(model, tokenizer, heads: Dict[str, PlainHead], words: List[List[str]]) -> Dict[str, torch.Tensor]:
+def plain_model_probs(model, tokenizer, heads: Dict[str, PlainHead], words: List[List[str]],
+                      precision: str) -> Dict[str, torch.Tensor]:
     """Each head's class probabilities (docs, words, classes) for a batch of
-    pre-split lines: the encoder, word pieces averaged per word, the heads."""
+    pre-split lines: the encoder (in `precision`), word pieces averaged per
+    word, the heads."""
     inputs = tokenizer(words, is_split_into_words=True, padding=True, truncation=True, max_length=512,
                        return_tensors="pt")
-    hidden = model(**inputs).last_hidden_state
+    with autocast(precision):
+        hidden = model(**inputs).last_hidden_state.float()
     lengths = torch.tensor([len(w) for w in words])
     width = int(lengths.max())
     index = torch.tensor([[-1 if w is None else w for w in inputs.word_ids(j)] for j in range(len(words))])
@@ -113,7 +126,8 @@ def plain_model_probs(model, tokenizer, heads: Dict[str, PlainHead], words: List
     return {name: head(pooled, lengths) for name, head in heads.items()}
 
 
-def plain_model_speed(model, tokenizer, heads: Dict[str, PlainHead], lines: List[str], batch_size: int) -> float:
+def plain_model_speed(model, tokenizer, heads: Dict[str, PlainHead], lines: List[str], batch_size: int,
+                      precision: str) -> float:
     """Words/s of the encoder, word pooling and the heads in plain PyTorch."""
     n_words = sum(len(line.split()) for line in lines)
 
@@ -121,7 +135,7 @@ def plain_model_speed(model, tokenizer, heads: Dict[str, PlainHead], lines: List
         model.eval()
         with torch.no_grad():
             for i in range(0, len(part), batch_size):
-                plain_model_probs(model, tokenizer, heads, [line.split() for line in part[i : i + batch_size]])
+                plain_model_probs(model, tokenizer, heads, [line.split() for line in part[i : i + batch_size]], precision)
 
     run(lines[:batch_size])
     start = time.perf_counter()
@@ -129,7 +143,8 @@ def plain_model_speed(model, tokenizer, heads: Dict[str, PlainHead], lines: List
     return n_words / (time.perf_counter() - start)
 
 
-def plain_model_difference(nlp, model, tokenizer, heads: Dict[str, PlainHead], lines: List[str]) -> float:
+def plain_model_difference(nlp, model, tokenizer, heads: Dict[str, PlainHead], lines: List[str],
+                           precision: str) -> float:
     """The largest difference between the punctuator's probabilities in the
     pipeline and in the plain model, over lines that spaCy splits on spaces."""
     lines = [line for line in lines if [t.text for t in nlp.make_doc(line)] == line.split()]
@@ -137,8 +152,21 @@ def plain_model_difference(nlp, model, tokenizer, heads: Dict[str, PlainHead], l
     expected = nlp.get_pipe("punctuator").predict(docs)
     model.eval()
     with torch.no_grad():
-        got = plain_model_probs(model, tokenizer, heads, [line.split() for line in lines])["punctuator"]
+        got = plain_model_probs(model, tokenizer, heads, [line.split() for line in lines], precision)["punctuator"]
     return max(float(abs(got[i, : len(e)].numpy() - e).max()) for i, e in enumerate(expected))
+
+
+PRECISIONS = ("float32", "bfloat16", "int8")
+PATHS = ("pipeline", "plain_model", "plain")
+
+
+def pipeline_in(model: str, precision: str):
+    """The pipeline with its encoder in `precision`."""
+    nlp = load_pipeline(model)
+    set_cpu_precision(nlp, "float32" if precision == "int8" else precision)
+    if precision == "int8":
+        add_quantizer(nlp)
+    return nlp
 
 
 def main() -> None:
@@ -152,7 +180,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="alternate the measurements this many times")
     args = parser.parse_args()
     set_threads(args.threads)
-    nlp = load_pipeline(args.model)
+    pipelines = {precision: pipeline_in(args.model, precision) for precision in PRECISIONS}
+    nlp = pipelines["float32"]
     lines = lines_of(nlp, args.test, args.words_per_line)
     shim = hf_shims(nlp)[0]
     tokenizer = shim._hfmodel.tokenizer
@@ -161,45 +190,45 @@ def main() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         int8_model = torch.ao.quantization.quantize_dynamic(float_model, qconfig_spec("qint8"), dtype=torch.qint8)
-    quantized = load_pipeline(args.model)
-    add_quantizer(quantized)
+    models = {"float32": float_model, "bfloat16": float_model, "int8": int8_model}
     heads = plain_heads(nlp)
-    difference = plain_model_difference(nlp, float_model, tokenizer, heads, lines[: args.batch_size])
-    print(f"plain model against the pipeline: probabilities differ by {difference:.1e} at most", flush=True)
-    if difference > 1e-3:
+    differences = {}
+    for precision in ("float32", "bfloat16"):
+        differences[precision] = plain_model_difference(
+            pipelines[precision], float_model, tokenizer, heads, lines[: args.batch_size], precision
+        )
+        print(f"{precision}: plain model against the pipeline: probabilities differ by "
+              f"{differences[precision]:.1e} at most", flush=True)
+    if differences["float32"] > 1e-3:
         raise SystemExit("The plain model does not compute what the pipeline does.")
-    speeds: Dict[str, List[float]] = {
-        "pipeline": [], "plain": [], "plain_model": [], "pipeline_int8": [], "plain_int8": [], "plain_model_int8": []
-    }
+    speeds: Dict[str, Dict[str, List[float]]] = {p: {path: [] for path in PATHS} for p in PRECISIONS}
     for _ in range(args.rounds):
-        speeds["pipeline"].append(pipeline_speed(nlp, lines, args.batch_size))
-        speeds["plain"].append(plain_speed(float_model, tokenizer, lines, args.batch_size))
-        speeds["plain_model"].append(plain_model_speed(float_model, tokenizer, heads, lines, args.batch_size))
-        speeds["pipeline_int8"].append(pipeline_speed(quantized, lines, args.batch_size))
-        speeds["plain_int8"].append(plain_speed(int8_model, tokenizer, lines, args.batch_size))
-        speeds["plain_model_int8"].append(plain_model_speed(int8_model, tokenizer, heads, lines, args.batch_size))
-        print({k: round(v[-1]) for k, v in speeds.items()}, flush=True)
-    best = {k: max(v) for k, v in speeds.items()}
-    scores = {name: evaluate(pipe, args.test) for name, pipe in (("float", nlp), ("int8", quantized))}
+        for precision in PRECISIONS:
+            model = models[precision]
+            got = speeds[precision]
+            got["pipeline"].append(pipeline_speed(pipelines[precision], lines, args.batch_size))
+            got["plain_model"].append(plain_model_speed(model, tokenizer, heads, lines, args.batch_size, precision))
+            got["plain"].append(plain_speed(model, tokenizer, lines, args.batch_size, precision))
+        print({p: {path: round(v[-1]) for path, v in got.items()} for p, got in speeds.items()}, flush=True)
+    best = {p: {path: max(v) for path, v in got.items()} for p, got in speeds.items()}
+    scores = {p: evaluate(pipelines[p], args.test) for p in PRECISIONS}
     result = {
         "model": args.model,
         "words": sum(len(line.split()) for line in lines),
         "lines": len(lines),
         "batch_size": args.batch_size,
         "threads": args.threads,
+        "native_bfloat16": native_bfloat16(),
         "words_per_second": speeds,
         "best": best,
-        "pipeline_vs_plain": best["pipeline"] / best["plain"],
-        "pipeline_int8_vs_plain_int8": best["pipeline_int8"] / best["plain_int8"],
-        "pipeline_vs_plain_model": best["pipeline"] / best["plain_model"],
-        "pipeline_int8_vs_plain_model_int8": best["pipeline_int8"] / best["plain_model_int8"],
-        "int8_speedup_pipeline": best["pipeline_int8"] / best["pipeline"],
-        "int8_speedup_plain": best["plain_int8"] / best["plain"],
-        "plain_model_difference": difference,
-        "f1": {name: s["punct_f"] for name, s in scores.items()},
+        "pipeline_vs_plain": {p: best[p]["pipeline"] / best[p]["plain"] for p in PRECISIONS},
+        "pipeline_vs_plain_model": {p: best[p]["pipeline"] / best[p]["plain_model"] for p in PRECISIONS},
+        "speedup": {p: {path: best[p][path] / best["float32"][path] for path in PATHS} for p in PRECISIONS},
+        "plain_model_difference": differences,
+        "f1": {p: s["punct_f"] for p, s in scores.items()},
         "scores": scores,
     }
-    print(json.dumps({k: v for k, v in result.items() if k != "scores"}, indent=1))
+    print(json.dumps({k: v for k, v in result.items() if k not in ("scores", "words_per_second")}, indent=1))
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=2), encoding="utf8")
 

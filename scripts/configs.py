@@ -67,12 +67,15 @@ RECIPES: Dict[str, Recipe] = {
         "all-MiniLM-L6-v2 (6 layers, 384 wide), word-piece embeddings frozen (half\n"
         "the weights: fewer gradients and optimizer steps), chunks of 100 words (one\n"
         "128-piece window each in training), learning rate 2e-4 decaying linearly to\n"
-        "zero over 3,200 steps of 1,000 words (49 minutes on 2 cores; 2e-4 beat 1e-4\n"
-        "by 1.6 points on test2011 at step 1,800; 3,200 steps against 2,400: held-out\n"
-        "63.0 against 62.4, test2011 63.8 against 63.5, GUM dev 56.1 against 54.9).\n"
-        "A one-layer BiLSTM between the encoder and the head (Alam et al. 2020):\n"
-        "held-out 64.5 against 63.0, test2011 65.7 against 63.8 (QUESTION 61.7\n"
-        "against 55.6), GUM dev 58.0 against 56.1, 8% more training time.",
+        "zero over 4,800 steps of 1,000 words (2e-4 beat 1e-4 by 1.6 points on\n"
+        "test2011 at step 1,800). A one-layer BiLSTM between the encoder and the head\n"
+        "(Alam et al. 2020): held-out 64.5 against 63.0, test2011 65.7 against 63.8\n"
+        "(QUESTION 61.7 against 55.6), GUM dev 58.0 against 56.1 at 3,200 steps. The\n"
+        "encoder in bfloat16 (cpu_precision \"auto\", on CPUs with bfloat16\n"
+        "instructions) trains 1.5 times as fast: 3,200 steps in 32.5 minutes on 2\n"
+        "cores against 49.4 in float32 (held-out 64.7 against 64.5), 4,800 in 49.9\n"
+        "(held-out 65.1, test2011 66.3, GUM dev 60.0). Without those instructions,\n"
+        "train 3,200 steps to stay within the hour.",
         {
             "nlp.lang": "en",
             "components.transformer.model.name": "sentence-transformers/all-MiniLM-L6-v2",
@@ -81,9 +84,9 @@ RECIPES: Dict[str, Recipe] = {
                 "@architectures": "spacy_punct.BiLSTMEncoder.v1", "width": 384, "depth": 1, "dropout": 0.0,
             },
             "corpora.train.max_length": 100,
-            "training.max_steps": 3200,
+            "training.max_steps": 4800,
             "training.optimizer.learn_rate.warmup_steps": 200,
-            "training.optimizer.learn_rate.total_steps": 3200,
+            "training.optimizer.learn_rate.total_steps": 4800,
             "training.optimizer.learn_rate.initial_rate": 0.0002,
             "initialize.after_init": {"@callbacks": "spacy_punct.freeze_embeddings.v1"},
         },

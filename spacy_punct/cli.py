@@ -77,15 +77,24 @@ def _load(model: str, keep_existing: Optional[bool] = None, thresholds: Optional
     return nlp
 
 
-def _apply_windows(nlp: Language, window: int, stride: int) -> None:
-    """Set the transformers' window and stride when asked to."""
+def _apply_transformer_settings(nlp: Language, window: int, stride: int, cpu_precision: str) -> None:
+    """Set the transformers' window, stride and CPU precision when asked to."""
+    from .layers.autocast import set_cpu_precision
     from .windows import set_windows
 
-    if window or stride:
-        try:
+    try:
+        if window or stride:
             set_windows(nlp, window, stride)
-        except ValueError as e:
-            fail(str(e))
+        if cpu_precision:
+            set_cpu_precision(nlp, cpu_precision)
+    except ValueError as e:
+        fail(str(e))
+
+
+CPU_PRECISION_HELP = (
+    "Transformers on a CPU: float32, bfloat16, or auto (bfloat16 where the CPU computes it natively); "
+    "default: as configured."
+)
 
 
 THREADS_HELP = "Torch threads per process; 1 stays fast when other processes share the cores."
@@ -189,6 +198,7 @@ def punctuate(
     margin: List[str] = typer.Option([], help="LABEL=X: write LABEL's mark only with a relative margin over every other class above X (repeatable)."),
     window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
     stride: int = typer.Option(0, help="Transformers: tokens between window starts (0: the window); window/stride predictions per token."),
+    cpu_precision: str = typer.Option("", help=CPU_PRECISION_HELP),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="Show words done on stderr (default: when it is a terminal)."),
     engine: str = typer.Option("local", help="local: this process; ray: an actor pool on Ray (the ray extra; RAY_ADDRESS for a cluster) over JSONL or Parquet records in INPUT, written to the folder -o."),
@@ -211,7 +221,7 @@ def punctuate(
     _prepare_output(output, input)
     _set_threads(threads)
     nlp = _load(model, keep_existing, threshold, margin)
-    _apply_windows(nlp, window, stride)
+    _apply_transformer_settings(nlp, window, stride, cpu_precision)
     try:
         reader = textio.open_text(input) if input is not None else textio.TextReader(sys.stdin.buffer, "standard input")
     except textio.InputError as e:
@@ -410,13 +420,14 @@ def evaluate(
     seed: int = typer.Option(0, help="Seed of the simulated recognition errors."),
     window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
     stride: int = typer.Option(0, help="Transformers: tokens between window starts (0: the window); window/stride predictions per token."),
+    cpu_precision: str = typer.Option("", help=CPU_PRECISION_HELP),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:
     """Score a pipeline on test sets: per-class P/R/F1, micro and macro F1,
     slot error rate, confusion matrix, sentence boundaries and speed."""
     _set_threads(threads)
     nlp = _load(model)
-    _apply_windows(nlp, window, stride)
+    _apply_transformer_settings(nlp, window, stride, cpu_precision)
     test_sets = sorted(data.glob("*.spacy")) if data.is_dir() else [data]
     if not test_sets:
         fail(f"no .spacy files in {data}.")

@@ -6,7 +6,9 @@ saved and loaded as any other.
 It sits before the transformers: on the first doc it quantizes a copy of each
 transformer's model and puts it in place of the float one, which it keeps;
 before the pipeline is saved (its `to_disk` runs before the transformers')
-it puts the float models back. Inference only: training needs the float
+it puts the float models back. While quantized, an encoder set to run in
+bfloat16 (`cpu_precision`, see `spacy_punct.layers.autocast`) runs in float32,
+which the quantized layers take. Inference only: training needs the float
 weights."""
 import warnings
 from typing import Any, Dict, Iterable, Iterator, List, Optional
@@ -14,6 +16,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
+from thinc.api import Model
 
 QUANTIZED_TYPES = {"qint8": "qint8", "float16": "float16"}
 
@@ -38,16 +41,25 @@ def qconfig_spec(dtype: str) -> Dict[Any, Any]:
     return {torch.nn.Linear: qconfig}
 
 
-def hf_shims(nlp: Language) -> List[Any]:
-    """The Hugging Face shims of the pipeline's components (spacy-transformers)."""
-    shims = []
+def hf_layers(nlp: Language) -> List[Model]:
+    """The layers of the pipeline's components that hold a Hugging Face shim
+    (spacy-transformers' HFWrapper)."""
+    layers = []
     for _, pipe in nlp.pipeline:
         model = getattr(pipe, "model", None)
         if model is None:
             continue
-        for node in model.walk():
-            shims.extend(s for s in node.shims if hasattr(getattr(s, "_model", None), "get_input_embeddings"))
-    return shims
+        layers.extend(node for node in model.walk() if any(_is_hf_shim(s) for s in node.shims))
+    return layers
+
+
+def _is_hf_shim(shim: Any) -> bool:
+    return hasattr(getattr(shim, "_model", None), "get_input_embeddings")
+
+
+def hf_shims(nlp: Language) -> List[Any]:
+    """The Hugging Face shims of the pipeline's components (spacy-transformers)."""
+    return [shim for layer in hf_layers(nlp) for shim in layer.shims if _is_hf_shim(shim)]
 
 
 class Int8Quantizer(Pipe):
@@ -56,6 +68,7 @@ class Int8Quantizer(Pipe):
         self.name = name
         self.dtype = dtype
         self._float: Dict[int, Any] = {}  # id(shim) -> its float model, while quantized
+        self._autocast: Dict[int, Any] = {}  # id(layer) -> its autocast dtype, while quantized
 
     @property
     def quantized(self) -> bool:
@@ -80,6 +93,10 @@ class Int8Quantizer(Pipe):
                 warnings.filterwarnings("ignore", message=".*quantize_per_tensor.*")
                 shim._model = torch.ao.quantization.quantize_dynamic(model, qconfig_spec(self.dtype), dtype=dtype, inplace=False)
             self._float[id(shim)] = model
+        for layer in hf_layers(self.nlp):
+            if layer.attrs.get("cpu_autocast") is not None:
+                self._autocast[id(layer)] = layer.attrs["cpu_autocast"]
+                layer.attrs["cpu_autocast"] = None
         return len(shims)
 
     def restore(self) -> None:
@@ -87,7 +104,11 @@ class Int8Quantizer(Pipe):
         for shim in hf_shims(self.nlp):
             if id(shim) in self._float:
                 shim._model = self._float.pop(id(shim))
+        for layer in hf_layers(self.nlp):
+            if id(layer) in self._autocast:
+                layer.attrs["cpu_autocast"] = self._autocast.pop(id(layer))
         self._float.clear()
+        self._autocast.clear()
 
     def __call__(self, doc: Doc) -> Doc:
         self.quantize()

@@ -69,3 +69,16 @@ def test_quantize_cli(trained_trf, trained, tmp_path):
     trained.to_disk(tmp_path / "cpu")
     result = runner.invoke(app, ["quantize", str(tmp_path / "cpu"), str(tmp_path / "q2")])
     assert result.exit_code == 1 and "no transformer" in result.output and not (tmp_path / "q2").exists()
+
+
+def test_a_bfloat16_encoder_runs_in_float32_while_quantized(tiny_bert, tmp_path):
+    import torch
+
+    nlp = trf_pipeline(tiny_bert, cpu_precision="bfloat16")
+    nlp.initialize()
+    layer = nlp.get_pipe("transformer").model.layers[0]
+    add_quantizer(nlp)
+    _probs(nlp)  # the quantized layers would fail on bfloat16 inputs
+    assert nlp.get_pipe("int8_quantizer").quantized and layer.attrs["cpu_autocast"] is None
+    nlp.to_disk(tmp_path / "int8")
+    assert layer.attrs["cpu_autocast"] is torch.bfloat16

@@ -7,13 +7,17 @@ from spacy.tokens import Doc
 from .conftest import TEXTS, reader_examples, train
 
 
-def trf_pipeline(model_path, window=32, stride=24) -> spacy.Language:
+def trf_pipeline(model_path, window=32, stride=24, cpu_precision=None) -> spacy.Language:
+    """A transformer and a punctuator listening to it; with `cpu_precision`,
+    the transformer is spacy_punct's (spacy-transformers' otherwise)."""
     nlp = spacy.blank("en")
+    precision = {} if cpu_precision is None else {"cpu_precision": cpu_precision}
     nlp.add_pipe(
         "transformer",
         config={
             "model": {
-                "@architectures": "spacy-transformers.TransformerModel.v3",
+                "@architectures": "spacy_punct.TransformerModel.v1" if precision else "spacy-transformers.TransformerModel.v3",
+                **precision,
                 "name": str(model_path),
                 "tokenizer_config": {"use_fast": True},
                 "get_spans": {

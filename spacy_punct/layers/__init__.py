@@ -1,6 +1,7 @@
 """Registered layers, one per module."""
+from .autocast import build_transformer_model
 from .bilstm import build_bilstm_encoder
 from .lowercase import build_lowercase_embed
 from .pauses import build_pause_features
 
-__all__ = ["build_bilstm_encoder", "build_lowercase_embed", "build_pause_features"]
+__all__ = ["build_bilstm_encoder", "build_lowercase_embed", "build_pause_features", "build_transformer_model"]
