@@ -52,6 +52,11 @@ def scores_table(scores: Dict[str, Any]) -> List[str]:
             "The test set's marks where the punctuator's decisions go (`spacy-punct evaluate --gold-marks`): "
             "the components before it, scored as with a perfect punctuator."
         ] + case_rows(scores)
+    if scores.get("input_marks"):
+        return [
+            "The test set read with its own punctuation, lower-cased, and no mark added "
+            "(`spacy-punct evaluate --input-marks`): the truecaser on punctuated text."
+        ] + case_rows(scores)
     rows = ["| class | P | R | F1 | support |", "|---|---:|---:|---:|---:|"]
     for label, s in scores["punct_per_type"].items():
         rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} | {s['support']} |")
@@ -94,7 +99,7 @@ def summary_table(metrics: Path, training: Path, runs: Sequence[str]) -> List[st
             if path.stem in NOT_SCORES:
                 continue
             scores = load(path)
-            if scores.get("gold_marks"):  # punctuation scores of the test set itself
+            if scores.get("gold_marks") or scores.get("input_marks"):  # punctuation scores of the test set itself
                 continue
             target = TARGETS.get((run, path.stem))
             rows.append(

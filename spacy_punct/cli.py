@@ -55,11 +55,13 @@ def _parse_settings(values: List[str], option: str) -> Dict[str, float]:
 
 
 def _load(model: str, keep_existing: Optional[bool] = None, thresholds: Optional[List[str]] = None,
-          margins: Optional[List[str]] = None) -> Language:
+          margins: Optional[List[str]] = None, add_marks: Optional[bool] = None) -> Language:
     """Load a punctuating pipeline with decision settings from the command line."""
     settings: Dict[str, Any] = {}
     if keep_existing is not None:
         settings["keep_existing"] = keep_existing
+    if add_marks is not None:
+        settings["add_marks"] = add_marks
     if thresholds:
         settings["thresholds"] = _parse_settings(thresholds, "--threshold")
     if margins:
@@ -194,6 +196,7 @@ def punctuate(
     whole: bool = typer.Option(False, "--whole", help="The whole input is one document (default: one per line)."),
     batch_size: int = typer.Option(64, min=1, help="Documents per batch."),
     keep_existing: Optional[bool] = typer.Option(None, "--keep-existing/--replace-existing", help="Keep punctuation already in the input, or let predictions replace it (default: as the pipeline says)."),
+    add_marks: Optional[bool] = typer.Option(None, "--add-marks/--case-only", help="Write the predicted marks, or keep the input's punctuation as it is and restore case only (text that is punctuated already; default: as the pipeline says)."),
     threshold: List[str] = typer.Option([], help="LABEL=P: write LABEL's mark wherever its probability reaches P (repeatable)."),
     margin: List[str] = typer.Option([], help="LABEL=X: write LABEL's mark only with a relative margin over every other class above X (repeatable)."),
     window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
@@ -216,11 +219,19 @@ def punctuate(
     if engine not in ("local", "ray"):
         fail(f"unknown --engine {engine!r}; choose local or ray.")
     if engine == "ray":
+        settings = {"--keep-existing/--replace-existing": keep_existing is not None,
+                    "--add-marks/--case-only": add_marks is not None, "--threshold": bool(threshold),
+                    "--margin": bool(margin), "--window": bool(window), "--stride": bool(stride),
+                    "--cpu-precision": bool(cpu_precision)}
+        given = [option for option, is_set in settings.items() if is_set]
+        if given:
+            fail(f"--engine ray runs the pipeline with its saved settings: {', '.join(given)} would be ignored "
+                 "(save a pipeline with them instead).")
         _punctuate_on_ray(model, input, output, workers, batch_size, threads)
         return
     _prepare_output(output, input)
     _set_threads(threads)
-    nlp = _load(model, keep_existing, threshold, margin)
+    nlp = _load(model, keep_existing, threshold, margin, add_marks)
     _apply_transformer_settings(nlp, window, stride, cpu_precision)
     try:
         reader = textio.open_text(input) if input is not None else textio.TextReader(sys.stdin.buffer, "standard input")
@@ -298,6 +309,7 @@ def stream(
     max_chars: int = typer.Option(84, min=1, help="srt/vtt: characters per cue at most."),
     max_seconds: float = typer.Option(7.0, min=0.1, help="srt/vtt: seconds per cue at most."),
     keep_existing: Optional[bool] = typer.Option(None, "--keep-existing/--replace-existing", help="Keep punctuation already in the words, or let predictions replace it."),
+    add_marks: Optional[bool] = typer.Option(None, "--add-marks/--case-only", help="Write the predicted marks, or keep the words' punctuation and restore case only."),
     threshold: List[str] = typer.Option([], help="LABEL=P (repeatable), as for punctuate."),
     margin: List[str] = typer.Option([], help="LABEL=X (repeatable), as for punctuate."),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
@@ -314,7 +326,7 @@ def stream(
     if format not in ("text", "jsonl", *CAPTION_FORMATS):
         fail(f"unknown --format {format!r}; choose text, jsonl, srt or vtt.")
     _set_threads(threads)
-    nlp = _load(model, keep_existing, threshold, margin)
+    nlp = _load(model, keep_existing, threshold, margin, add_marks)
     try:
         policy = EntropyLookahead(entropy, lookahead, min_lookahead) if entropy is not None else FixedLookahead(lookahead)
         streamer = Streamer(nlp, policy, left_context=left_context)
@@ -417,6 +429,9 @@ def evaluate(
     gold_marks: bool = typer.Option(
         False, help="Write the test set's marks where the punctuator's decisions go: the truecaser scored with perfect sentence ends."
     ),
+    input_marks: bool = typer.Option(
+        False, help="Read each document with its punctuation and add no mark (--case-only): the truecaser scored on punctuated text."
+    ),
     seed: int = typer.Option(0, help="Seed of the simulated recognition errors."),
     window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
     stride: int = typer.Option(0, help="Transformers: tokens between window starts (0: the window); window/stride predictions per token."),
@@ -435,11 +450,12 @@ def evaluate(
         output_dir.mkdir(parents=True, exist_ok=True)
     suffix = (f".asr-noise-{asr_noise:g}" if asr_noise else "") + ("-words" if asr_noise and asr_noise_words else "")
     suffix += (f".{input_case}" if input_case != "lower" else "") + (".gold-marks" if gold_marks else "")
+    suffix += ".input-marks" if input_marks else ""
     for test_set in test_sets:
         try:
             result = evaluate_pipeline(
                 nlp, test_set, input_case=input_case, max_length=max_length, asr_noise=asr_noise,
-                asr_noise_words=asr_noise_words, gold_marks=gold_marks, seed=seed,
+                asr_noise_words=asr_noise_words, gold_marks=gold_marks, input_marks=input_marks, seed=seed,
             )
         except ValueError as e:
             fail(str(e))
@@ -456,6 +472,8 @@ def format_scores(scores: Dict[str, Any]) -> str:
     rows = ["| label | P | R | F1 | support |", "|---|---:|---:|---:|---:|"]
     if scores.get("gold_marks"):
         rows.insert(0, "The test set's marks where the punctuator's decisions go: its punctuation scores are its own.\n")
+    if scores.get("input_marks"):
+        rows.insert(0, "The input has the test set's marks, and the punctuator adds none: its punctuation scores are the input's.\n")
     for label, s in scores["punct_per_type"].items():
         rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} | {s['support']} |")
     support = sum(s["support"] for s in scores["punct_per_type"].values())

@@ -73,6 +73,7 @@ def decode(
     thresholds: Optional[Mapping[str, float]] = None,
     margins: Optional[Mapping[str, float]] = None,
     keep_existing: bool = False,
+    add_marks: bool = True,
     close_end: bool = False,
 ) -> Decisions:
     """The marks and sentence starts of a doc from its class probabilities.
@@ -82,14 +83,20 @@ def decode(
     set keeps it with `keep_existing`; otherwise the prediction decides, and a
     prediction of the class the existing mark counts as keeps that mark (`!`
     where PERIOD is predicted in the default label set).
+    add_marks: False writes no mark where the input has none and keeps every
+        existing one (text that is punctuated already: only case changes).
     close_end: the doc is a whole text, so its last word ends a sentence:
     where no sentence-final mark was decided there (and none is written
     there), the most probable sentence-final class is written.
     """
     table = token_table(doc)
     slots = mark_slots(doc, table)
-    guesses = decide(probs, label_set, thresholds, margins) if slots else ()
     marks = [""] * len(doc)
+    if not add_marks:
+        for i, existing in slots.existing.items():
+            marks[i] = existing
+        return Decisions(marks, sentence_starts(table, marks), slots, table)
+    guesses = decide(probs, label_set, thresholds, margins) if slots else ()
     chosen = [label_set.mark(index) for index in guesses[slots.words].tolist()] if slots else []
     for i, mark in zip(slots.words, chosen):
         marks[i] = mark

@@ -29,7 +29,7 @@ from .punctuator import Punctuator
 from .rewrite import rewrite_doc
 from .timed import WORD_LIST_KEYS, RecordError, record_word_list, timed_words, words_doc
 from .training.augment import create_asr_noise_augmenter, create_case_noise_augmenter, create_chained_augmenters
-from .training.corpus import PunctCorpus
+from .training.corpus import PunctCorpus, gold_doc, read_docbins, word_records
 
 register_extensions()
 
@@ -348,6 +348,22 @@ def with_gold_marks(nlp: Language, examples: List[Example]) -> List[Example]:
     return marked
 
 
+def punctuated_examples(nlp: Language, data: Union[str, Path], lowercase: bool = True) -> List[Example]:
+    """Examples whose input is each document as written, punctuation and all
+    (its tokens lower-cased with `lowercase`), against the gold form of the
+    same document: the case of punctuated text to restore."""
+    examples = []
+    for doc in read_docbins(data, nlp.vocab):
+        spaces = [bool(token.whitespace_) for token in doc]
+        # the reference without the test set's part-of-speech tags, so that
+        # both sides tell marks from words by their characters
+        written = Doc(nlp.vocab, words=[token.text for token in doc], spaces=spaces)
+        words = [token.text.lower() if lowercase else token.text for token in doc]
+        predicted = Doc(nlp.vocab, words=words, spaces=spaces)
+        examples.append(Example(predicted, gold_doc(nlp.vocab, word_records(written))))
+    return examples
+
+
 # the case of the words a pipeline reads in `evaluate`
 INPUT_CASES = ("lower", "upper", "title", "written")
 
@@ -361,6 +377,7 @@ def evaluate(
     asr_noise: float = 0.0,
     asr_noise_words: bool = False,
     gold_marks: bool = False,
+    input_marks: bool = False,
     seed: int = 0,
 ) -> Dict[str, Any]:
     """Score a pipeline on a .spacy test set (natural punctuated text): the
@@ -376,6 +393,9 @@ def evaluate(
     gold_marks: the punctuator's decisions are the test set's marks: the
         components before it (a truecaser) are scored as with a perfect
         punctuator, whose sentence ends decide the sentence-initial capitals.
+    input_marks: the pipeline reads each document with its punctuation
+        (lower-cased, or as written) and adds no mark (`add_marks` off): its
+        case scores are those of truecasing punctuated text.
     """
     if not 0.0 <= asr_noise <= 1.0:
         raise ValueError(f"asr_noise must be between 0 and 1, not {asr_noise}.")
@@ -391,17 +411,31 @@ def evaluate(
             create_case_noise_augmenter(upper=float(input_case == "upper"), title=float(input_case == "title"), natural=0.0)
         )
     augmenter = create_chained_augmenters(*augmenters) if augmenters else None
-    random.seed(seed)
-    corpus = PunctCorpus(data, lowercase=input_case != "written", max_length=max_length, augmenter=augmenter)
-    examples = list(corpus(nlp))
+    if input_marks:
+        if augmenter is not None or max_length or gold_marks:
+            raise ValueError("input_marks reads whole documents as written: give no asr_noise, max_length, "
+                             "gold_marks, or upper or title input case.")
+        examples = punctuated_examples(nlp, data, lowercase=input_case == "lower")
+    else:
+        random.seed(seed)
+        corpus = PunctCorpus(data, lowercase=input_case != "written", max_length=max_length, augmenter=augmenter)
+        examples = list(corpus(nlp))
     if not examples:
         raise ValueError(f"{data} holds no documents.")
+    punctuator = find_punctuator(nlp)[1]
+    add_marks = punctuator.add_marks
+    punctuator.add_marks = not input_marks
     start = time.perf_counter()
-    scores = Scorer(nlp).score(with_gold_marks(nlp, examples)) if gold_marks else nlp.evaluate(examples)
+    try:
+        scores = Scorer(nlp).score(with_gold_marks(nlp, examples)) if gold_marks else nlp.evaluate(examples)
+    finally:
+        punctuator.add_marks = add_marks
     seconds = time.perf_counter() - start
     n_words = sum(len(eg.reference) for eg in examples)
     result = {key: value for key, value in scores.items() if key.startswith(("punct_", "sents_", "case_"))}
     result.update({"words": n_words, "words_per_second": n_words / seconds})
     if gold_marks:
         result["gold_marks"] = True
+    if input_marks:
+        result["input_marks"] = True
     return result

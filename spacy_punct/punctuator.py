@@ -56,6 +56,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
         "thresholds": {},
         "margins": {},
         "keep_existing": False,
+        "add_marks": True,
         "close_last_sentence": False,
         "rewrite": True,
         "store_probs": False,
@@ -80,6 +81,7 @@ def make_punctuator(
     thresholds: Dict[str, float],
     margins: Dict[str, float],
     keep_existing: bool,
+    add_marks: bool,
     close_last_sentence: bool,
     rewrite: bool,
     store_probs: bool,
@@ -99,6 +101,9 @@ def make_punctuator(
     margins: per class, Cai & Wang's margin ξ: its mark is written only if
         (p(mark) - p(other)) / p(mark) > ξ for every other class.
     keep_existing: keep punctuation already in the input and only fill gaps.
+    add_marks: false writes no mark of its own and keeps the input's: for text
+        that is punctuated already, whose case alone is restored (by a
+        truecaser before the punctuator) and whose sentences follow its marks.
     close_last_sentence: a doc is a whole text, so its last word gets the most
         probable sentence-final mark where none was predicted ("... we saw the
         coast."); not on docs marked `doc._.open_end` (training chunks, stream
@@ -122,6 +127,7 @@ def make_punctuator(
         thresholds=thresholds,
         margins=margins,
         keep_existing=keep_existing,
+        add_marks=add_marks,
         close_last_sentence=close_last_sentence,
         rewrite=rewrite,
         store_probs=store_probs,
@@ -146,6 +152,7 @@ class Punctuator(TrainablePipe):
         thresholds: Optional[Dict[str, float]] = None,
         margins: Optional[Dict[str, float]] = None,
         keep_existing: bool = False,
+        add_marks: bool = True,
         close_last_sentence: bool = False,
         rewrite: bool = True,
         store_probs: bool = False,
@@ -166,6 +173,7 @@ class Punctuator(TrainablePipe):
         self.thresholds = dict(thresholds or {})
         self.margins = dict(margins or {})
         self.keep_existing = keep_existing
+        self.add_marks = add_marks
         self.close_last_sentence = close_last_sentence
         self.rewrite = rewrite
         self.store_probs = store_probs
@@ -266,6 +274,7 @@ class Punctuator(TrainablePipe):
                 thresholds=self.thresholds,
                 margins=self.margins,
                 keep_existing=self.keep_existing,
+                add_marks=self.add_marks,
                 close_end=self.close_last_sentence and not doc._.open_end,
             )
             set_token_values(doc, "punct", decisions.table.idx, decisions.marks)

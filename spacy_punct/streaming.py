@@ -162,7 +162,8 @@ class Streamer:
         pipe = self.punctuator
         decisions = decode(
             doc, probs, pipe.label_set, thresholds=pipe.thresholds, margins=pipe.margins,
-            keep_existing=pipe.keep_existing, close_end=pipe.close_last_sentence and final,
+            keep_existing=pipe.keep_existing, add_marks=pipe.add_marks,
+            close_end=pipe.close_last_sentence and final,
         )
         first = [0]  # the first token of each word of the window
         for item in window:

@@ -275,6 +275,25 @@ def test_keep_existing_threshold_and_margin_options(trained, tmp_path):
         assert result.exit_code == 1 and "Error" in result.output, bad
 
 
+def test_case_only_keeps_the_marks(trained, tmp_path):
+    model = _model(trained, tmp_path)
+    text = "so how was the trip? it was long, but we saw the coast\n"
+    result = runner.invoke(app, ["punctuate", model, "--case-only"], input=text)
+    assert result.exit_code == 0 and result.stdout == "So how was the trip? It was long, but we saw the coast\n"
+    result = runner.invoke(app, ["stream", model, "--case-only"], input="so how was it? fine\n")
+    assert result.exit_code == 0 and result.stdout.split() == ["So", "how", "was", "it?", "Fine"], result.stdout
+
+
+def test_ray_engine_refuses_settings_it_would_ignore(trained, tmp_path):
+    model = _model(trained, tmp_path)
+    (tmp_path / "in.jsonl").write_text('{"text": "so how was it"}\n')
+    for option in (["--threshold", "COMMA=0.3"], ["--case-only"], ["--keep-existing"], ["--window", "64"]):
+        args = ["punctuate", model, str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "out"), "--engine", "ray", *option]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 1 and "saved settings" in result.output and option[0] in result.output, result.output
+    assert not (tmp_path / "out").exists()
+
+
 def test_gzip_and_utf16_are_read_binary_is_refused(trained, tmp_path):
     import gzip
 

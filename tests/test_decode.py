@@ -63,6 +63,15 @@ def test_existing_marks_kept_or_matched(nlp):
     assert decode(doc, probs, LABELS, keep_existing=True).marks == ["!", "", ",", "", "?"]
 
 
+def test_add_marks_off_keeps_the_input_marks_and_adds_none(nlp):
+    doc = nlp("wow! so, what is it")
+    # predictions that would drop "!" and "," and write "?" and a closing mark
+    probs = _probs(doc, {0: 0, 2: 0, 4: 1, 6: 3})
+    decisions = decode(doc, probs, LABELS, add_marks=False, close_end=True)
+    assert decisions.marks == ["!", "", ",", "", "", "", ""]
+    assert [t.text for t in doc if decisions.sent_starts[t.i]] == ["wow", "so"]
+
+
 def test_sentence_starts(nlp):
     doc = nlp("  so; it is. yes")
     assert [t.text for t in doc] == ["  ", "so", ";", "it", "is", ".", "yes"]

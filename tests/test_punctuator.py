@@ -269,6 +269,20 @@ def _lines(n: int, seed: int = 0):
     return [" ".join(rng.choice(PIECES) for _ in range(rng.randint(1, 25))) for _ in range(n)]
 
 
+def test_add_marks_off_changes_nothing_but_case(trained):
+    """Without marks of its own the output is the input, character for
+    character, but for case; sentences follow the input's marks."""
+    pipe = trained.get_pipe("punctuator")
+    pipe.add_marks = False
+    pipe.thresholds = {"COMMA": 0.05, "QUESTION": 0.05}  # would write marks nearly everywhere
+    lines = _lines(300)
+    for line, out in zip(lines, trained.pipe(lines, batch_size=7)):
+        assert out.text.lower() == line.lower(), (line, out.text)
+    doc = trained("so, how was the trip? it was long")
+    assert doc.text == "So, how was the trip? It was long"
+    assert [s.text for s in doc.sents] == ["So, how was the trip?", "It was long"]
+
+
 @pytest.mark.parametrize("keep_existing", [False, True])
 def test_words_are_preserved(trained, keep_existing):
     """Over varied lines, every input token comes out unchanged but for its

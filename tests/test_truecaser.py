@@ -258,3 +258,27 @@ def test_evaluate_with_gold_marks_scores_the_truecaser_alone(cased, tmp_path):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0 and "with gold-marks\nThe test set's marks" in result.output, result.output
     assert json.loads((tmp_path / "m" / "cased.gold-marks.json").read_text())["case_f"] == 1.0
+
+
+def test_evaluate_on_punctuated_input_scores_the_truecaser_on_it(cased, tmp_path):
+    """With the input's own marks and none added, a punctuator that would
+    write no mark costs nothing: the output is the reference text."""
+    from typer.testing import CliRunner
+
+    from spacy_punct.cli import app
+    from spacy_punct.inference import evaluate, punctuated_examples
+
+    DocBin(docs=[cased.make_doc(" ".join(CASED))]).to_disk(tmp_path / "cased.spacy")
+    cased.get_pipe("punctuator").thresholds = {label: 1.1 for label in ("COMMA", "PERIOD", "QUESTION")}
+    (example,) = punctuated_examples(cased, tmp_path / "cased.spacy")
+    assert example.predicted.text == " ".join(CASED).lower()
+    scores = evaluate(cased, tmp_path / "cased.spacy", input_marks=True)
+    assert scores["case_f"] == 1.0 and scores["sents_f"] == 1.0 and scores["input_marks"]
+    assert cased.get_pipe("punctuator").add_marks  # the setting is given back
+    with pytest.raises(ValueError, match="input_marks"):
+        evaluate(cased, tmp_path / "cased.spacy", input_marks=True, asr_noise=0.1)
+    cased.to_disk(tmp_path / "model")
+    args = ["evaluate", str(tmp_path / "model"), str(tmp_path / "cased.spacy"), "-o", str(tmp_path / "m"), "--input-marks"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0 and "with input-marks\nThe input has" in result.output, result.output
+    assert json.loads((tmp_path / "m" / "cased.input-marks.json").read_text())["case_f"] == 1.0
