@@ -41,6 +41,10 @@ setup(
             "spacy_punct.BiLSTMEncoder.v1 = spacy_punct.layers.bilstm:build_bilstm_encoder",
             "spacy_punct.LowercaseEmbed.v1 = spacy_punct.layers.lowercase:build_lowercase_embed",
             "spacy_punct.TransformerModel.v1 = spacy_punct.layers.autocast:build_transformer_model",
+            "spacy_punct.Tok2Vec.v1 = spacy_punct.layers.spaces:build_tok2vec",
+        ],
+        "spacy_span_getters": [
+            "spacy_punct.word_strided_spans.v1 = spacy_punct.span_getters:configure_word_strided_spans",
         ],
         "thinc_layers": ["spacy_punct.PauseFeatures.v1 = spacy_punct.layers.pauses:build_pause_features"],
         "spacy_readers": ["spacy_punct.PunctCorpus.v1 = spacy_punct.training.corpus:PunctCorpus"],

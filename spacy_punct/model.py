@@ -7,6 +7,7 @@ from thinc.api import Model, Relu, Softmax, chain, with_array
 from thinc.types import Floats2d
 
 from .layers.pauses import with_pauses
+from .layers.spaces import with_word_rows
 
 
 @registry.architectures("spacy_punct.PunctuatorModel.v1")
@@ -29,6 +30,9 @@ def build_punctuator_model(
         (`spacy_punct.PauseFeatures.v1`); None (the default) reads words only.
     context: a sequence encoder between the token vectors and the head (for
         instance `spacy_punct.BiLSTMEncoder.v1` over a transformer); None: none.
+
+    The head reads the rows of words only: whitespace tokens (`'\\n'`, `'  '`)
+    get zero rows, and their neighbours what they would get without them.
     """
     output_layer = Softmax(nO=nO)
     if hidden_width > 0:
@@ -39,7 +43,7 @@ def build_punctuator_model(
     head = with_array(head)
     if context is not None:
         head = chain(context, head)
-    model = chain(features, with_empty_docs(head))
+    model = with_word_rows(features, with_empty_docs(head))
     model.set_ref("tok2vec", tok2vec)
     model.set_ref("output_layer", output_layer)
     return model

@@ -16,16 +16,32 @@ def transformer_names(nlp: Language) -> List[str]:
     ]
 
 
+STRIDED_SPANS = "spacy-transformers.strided_spans.v1"
+
+
+def _get_spans_config(nlp: Language, name: str) -> dict:
+    return nlp.config["components"].get(name, {}).get("model", {}).get("get_spans", {})
+
+
 def configured_window(nlp: Language, name: str) -> int:
     """The window a transformer component's config gives its span getter (0: none)."""
-    get_spans = nlp.config["components"].get(name, {}).get("model", {}).get("get_spans", {})
-    return int(get_spans.get("window", 0) or 0)
+    return int(_get_spans_config(nlp, name).get("window", 0) or 0)
+
+
+def configured_span_getter(nlp: Language, name: str) -> str:
+    """The registered name of a transformer component's span getter, where it
+    takes a window and a stride (`spacy_punct.word_strided_spans.v1`); else
+    spacy-transformers' `strided_spans.v1`."""
+    config = _get_spans_config(nlp, name)
+    return config.get("@span_getters", STRIDED_SPANS) if "window" in config else STRIDED_SPANS
 
 
 def set_windows(nlp: Language, window: int, stride: int) -> List[str]:
     """Make the pipeline's transformers read windows of `window` tokens (0:
     the configured window), one every `stride` tokens (0: the window, no
-    overlap). Returns the names of the components changed."""
+    overlap), counted as their span getter counts them (words only with
+    `spacy_punct.word_strided_spans.v1`). Returns the names of the components
+    changed."""
     names = transformer_names(nlp)
     if not names:
         raise ValueError(
@@ -43,6 +59,6 @@ def set_windows(nlp: Language, window: int, stride: int) -> List[str]:
             )
         settings[name] = (name_window, name_stride)
     for name, (name_window, name_stride) in settings.items():
-        get_spans = registry.span_getters.get("spacy-transformers.strided_spans.v1")
+        get_spans = registry.span_getters.get(configured_span_getter(nlp, name))
         nlp.get_pipe(name).model.attrs["get_spans"] = get_spans(window=name_window, stride=name_stride)
     return names

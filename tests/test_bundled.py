@@ -1,4 +1,5 @@
 import json
+import random
 import re
 
 import pytest
@@ -62,3 +63,31 @@ def test_the_command_line_takes_the_name():
     result = CliRunner().invoke(app, ["punctuate", "en"], input=TEXT + "\n")
     assert result.exit_code == 0, result.output
     assert _words(result.stdout) == TEXT.split()
+
+
+def test_whitespace_between_words_changes_no_mark_or_case(english):
+    """Line breaks, tabs and runs of spaces inside a text (a transcript kept in
+    lines, `punctuate --whole`) are tokens the models never read: each word
+    gets the mark and case it gets with single spaces, and the whitespace
+    stays as it was."""
+    words = TEXT.split()
+    rng = random.Random(0)
+    for _ in range(5):
+        gaps = [rng.choice([" ", " ", "  ", "\n", "\t", " \n ", "\n\n"]) for _ in words[1:]]
+        spaced = words[0] + "".join(gap + word for gap, word in zip(gaps, words[1:]))
+        plain_doc, spaced_doc = punctuate(english, [TEXT, spaced])
+        assert spaced_doc.text.split() == plain_doc.text.split()
+        assert re.sub(r"[^\s]", "", spaced_doc.text) == re.sub(r"[^\s]", "", spaced)
+
+
+def test_a_transcript_in_lines_read_whole(tmp_path):
+    lines = ["so how was the trip", "it was long but we saw the coast", "where did you stay",
+             "in a small hotel near the harbour"]
+    path = tmp_path / "transcript.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf8")
+    whole = CliRunner().invoke(app, ["punctuate", "en", str(path), "--whole"])
+    assert whole.exit_code == 0, whole.output
+    one_line = CliRunner().invoke(app, ["punctuate", "en"], input=" ".join(lines) + "\n")
+    assert whole.stdout.splitlines() != one_line.stdout.splitlines()
+    assert whole.stdout.split() == one_line.stdout.split()
+    assert [_words(line) for line in whole.stdout.splitlines()] == [line.split() for line in lines]

@@ -3,13 +3,17 @@ import numpy
 import pytest
 import spacy
 from spacy.tokens import Doc
+from spacy.training import Example
 
 from .conftest import TEXTS, reader_examples, train
 
 
-def trf_pipeline(model_path, window=32, stride=24, cpu_precision=None) -> spacy.Language:
+def trf_pipeline(
+    model_path, window=32, stride=24, cpu_precision=None, context=None, span_getter="spacy_punct.word_strided_spans.v1"
+) -> spacy.Language:
     """A transformer and a punctuator listening to it; with `cpu_precision`,
-    the transformer is spacy_punct's (spacy-transformers' otherwise)."""
+    the transformer is spacy_punct's (spacy-transformers' otherwise); `context`:
+    the punctuator's sequence encoder."""
     nlp = spacy.blank("en")
     precision = {} if cpu_precision is None else {"cpu_precision": cpu_precision}
     nlp.add_pipe(
@@ -21,7 +25,7 @@ def trf_pipeline(model_path, window=32, stride=24, cpu_precision=None) -> spacy.
                 "name": str(model_path),
                 "tokenizer_config": {"use_fast": True},
                 "get_spans": {
-                    "@span_getters": "spacy-transformers.strided_spans.v1",
+                    "@span_getters": span_getter,
                     "window": window,
                     "stride": stride,
                 },
@@ -35,6 +39,7 @@ def trf_pipeline(model_path, window=32, stride=24, cpu_precision=None) -> spacy.
                 "@architectures": "spacy_punct.PunctuatorModel.v1",
                 "hidden_width": 64,
                 "dropout": 0.0,
+                "context": context,
                 "tok2vec": {
                     "@architectures": "spacy-transformers.TransformerListener.v1",
                     "grad_factor": 1.0,
@@ -87,6 +92,25 @@ def test_empty_and_whitespace_docs_in_a_batch(trained_trf):
     nlp, _, _ = trained_trf
     texts = ["", "so how was the trip", "   ", "where did you stay"]
     assert [d.text for d in nlp.pipe(texts)] == ["", "So, how was the trip?", "   ", "Where did you stay?"]
+
+
+def test_line_breaks_inside_a_text_change_no_prediction(tiny_bert):
+    """Whitespace tokens align to no word piece, take no place in a window
+    (`spacy_punct.word_strided_spans.v1`, windows of 4 words every 3 here), and
+    the punctuator's head (a BiLSTM here, as in the CPU transformer recipe)
+    reads the words' rows only: a text in lines gets the probabilities of the
+    same text in one line."""
+    context = {"@architectures": "spacy_punct.BiLSTMEncoder.v1", "width": 32, "depth": 1, "dropout": 0.0}
+    nlp = trf_pipeline(tiny_bert, window=4, stride=3, context=context)
+    nlp.initialize(lambda: [Example(nlp.make_doc(t.lower()), nlp.make_doc(t)) for t in TEXTS])
+    output = nlp.get_pipe("punctuator").model.get_ref("output_layer")
+    output.set_param("W", numpy.random.default_rng(0).uniform(-1, 1, output.get_param("W").shape).astype("f"))
+    pipe = nlp.get_pipe("punctuator")
+    pipe.rewrite, pipe.store_probs = False, True
+    plain, spaced = nlp.pipe(["so how was the trip it was long", "so how was the trip\n\nit  was\tlong"])
+    words = [t.i for t in spaced if not t.is_space]
+    numpy.testing.assert_allclose(spaced._.punct_probs[words], plain._.punct_probs, atol=1e-5)
+    assert not numpy.allclose(plain._.punct_probs[0], plain._.punct_probs[1], atol=1e-3)
 
 
 def test_long_doc_through_strided_windows(trained_trf):

@@ -39,6 +39,16 @@ def test_a_stride_alone_keeps_the_configured_window(trf_nlp):
     set_windows(trf_nlp, 32, 24)
 
 
+def test_set_windows_keeps_counting_words(trf_nlp):
+    """With `spacy_punct.word_strided_spans.v1` configured, the new windows
+    count words too: whitespace tokens take no place."""
+    set_windows(trf_nlp, 8, 8)
+    doc = trf_nlp.make_doc("\n".join(["w"] * 32))
+    spans = trf_nlp.get_pipe("transformer").model.attrs["get_spans"]([doc])[0]
+    assert [sum(not t.is_space for t in span) for span in spans] == [8, 8, 8, 8]
+    set_windows(trf_nlp, 32, 24)
+
+
 def test_set_windows_refuses_bad_values_and_tok2vec_pipelines(trf_nlp, trained):
     with pytest.raises(ValueError, match="stride"):
         set_windows(trf_nlp, 32, 64)

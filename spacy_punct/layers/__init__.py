@@ -3,5 +3,12 @@ from .autocast import build_transformer_model
 from .bilstm import build_bilstm_encoder
 from .lowercase import build_lowercase_embed
 from .pauses import build_pause_features
+from .spaces import build_tok2vec
 
-__all__ = ["build_bilstm_encoder", "build_lowercase_embed", "build_pause_features", "build_transformer_model"]
+__all__ = [
+    "build_bilstm_encoder",
+    "build_lowercase_embed",
+    "build_pause_features",
+    "build_tok2vec",
+    "build_transformer_model",
+]

@@ -1,0 +1,157 @@
+"""Models that read a doc's words only: whitespace tokens never reach them.
+
+spaCy keeps whitespace beyond a single space as tokens of its own (`'  '`,
+`'\\n'`, `'\\t'`). The training reader writes words and marks only, so a model
+reading such a token meets something it never saw, between words it should
+read together: `the word  double` gave `double` a capital, and a document of
+several lines lost the marks at its line ends. With these layers every
+whitespace token gets a zero row, and every word the vectors and
+predictions it would get without the whitespace.
+"""
+from typing import Callable, List, Optional, Tuple
+
+import numpy
+from spacy.attrs import IS_SPACE, ORTH, SPACY
+from spacy.tokens import Doc
+from spacy.util import registry
+from thinc.api import Model
+from thinc.types import Floats2d, Ints1d
+
+
+def word_rows(doc: Doc) -> Optional[numpy.ndarray]:
+    """The indices of the doc's tokens that are not whitespace; None when
+    every token is a word (the common case, which needs no copying)."""
+    if not len(doc):
+        return None
+    is_space = doc.to_array([IS_SPACE]).reshape(-1)
+    if not is_space.any():
+        return None
+    return numpy.flatnonzero(is_space == 0)
+
+
+def words_doc(doc: Doc, rows: numpy.ndarray) -> Doc:
+    """A doc of the given tokens of `doc`, each followed by a space where it
+    was."""
+    table = doc.to_array([ORTH, SPACY])[rows]
+    strings = doc.vocab.strings
+    return Doc(doc.vocab, words=[strings[int(orth)] for orth in table[:, 0]], spaces=[bool(s) for s in table[:, 1]])
+
+
+@registry.architectures("spacy_punct.Tok2Vec.v1")
+def build_tok2vec(
+    embed: Model[List[Doc], List[Floats2d]], encode: Model[List[Floats2d], List[Floats2d]]
+) -> Model[List[Doc], List[Floats2d]]:
+    """spaCy's `spacy.Tok2Vec.v2` (`embed`, then `encode`), reading each doc's
+    words only, as in training: whitespace tokens get zero vectors. Its
+    weights are those of a `spacy.Tok2Vec.v2`, which it can replace in a
+    trained pipeline's config."""
+    model = Model(
+        "tok2vec_words",
+        _tok2vec_forward,
+        layers=[embed, encode],
+        init=_tok2vec_init,
+        dims={"nI": None, "nO": encode.get_dim("nO") if encode.has_dim("nO") else None},
+    )
+    model.set_ref("embed", embed)
+    model.set_ref("encode", encode)
+    return model
+
+
+def _tok2vec_forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats2d], Callable]:
+    embed, encode = model.layers
+    rows = [word_rows(doc) for doc in docs]
+    vectors, backprop_embed = embed(_words_docs(docs, rows), is_train)
+    outputs, backprop_encode = encode(vectors, is_train)
+    lengths = [len(doc) for doc in docs]
+
+    def backprop(d_outputs: List[Floats2d]) -> List[Doc]:
+        return backprop_embed(backprop_encode(gather_rows(model, d_outputs, rows)))
+
+    return scatter_rows(model, outputs, rows, lengths), backprop
+
+
+def _tok2vec_init(model: Model, X: Optional[List[Doc]] = None, Y=None) -> None:
+    embed, encode = model.layers
+    if X is None:
+        embed.initialize()
+        encode.initialize()
+    else:
+        X = _words_docs(X, [word_rows(doc) for doc in X])
+        embed.initialize(X=X)
+        encode.initialize(X=embed.predict(X))
+    if encode.has_dim("nO"):
+        model.set_dim("nO", encode.get_dim("nO"))
+
+
+def _words_docs(docs: List[Doc], rows: List[Optional[numpy.ndarray]]) -> List[Doc]:
+    return [doc if r is None else words_doc(doc, r) for doc, r in zip(docs, rows)]
+
+
+def with_word_rows(
+    features: Model[List[Doc], List[Floats2d]], head: Model[List[Floats2d], List[Floats2d]]
+) -> Model[List[Doc], List[Floats2d]]:
+    """`features` over the docs, then `head` (which may read a row's
+    neighbours, as a BiLSTM does) over the rows of their words only;
+    whitespace tokens get zero rows. Without whitespace tokens, `chain(features,
+    head)`."""
+    return Model(
+        "with_word_rows",
+        _with_word_rows_forward,
+        layers=[features, head],
+        init=_with_word_rows_init,
+        dims={"nI": None, "nO": None},
+    )
+
+
+def _with_word_rows_forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats2d], Callable]:
+    features, head = model.layers
+    rows = [word_rows(doc) for doc in docs]
+    lengths = [len(doc) for doc in docs]
+    Xs, backprop_features = features(docs, is_train)
+    Ys, backprop_head = head(gather_rows(model, Xs, rows), is_train)
+
+    def backprop(dYs: List[Floats2d]) -> List[Floats2d]:
+        dXs = backprop_head(gather_rows(model, dYs, rows))
+        return backprop_features(scatter_rows(model, dXs, rows, lengths))
+
+    return scatter_rows(model, Ys, rows, lengths), backprop
+
+
+def _with_word_rows_init(model: Model, X: Optional[List[Doc]] = None, Y=None) -> None:
+    features, head = model.layers
+    features.initialize(X=X)
+    if X is None:
+        head.initialize()
+    else:
+        rows = [word_rows(doc) for doc in X]
+        head_Y = Y if head.has_dim("nO") is None else None
+        head.initialize(X=gather_rows(model, features.predict(X), rows), Y=head_Y)
+    for dim, layer in (("nI", features), ("nO", head)):
+        if layer.has_dim(dim):
+            model.set_dim(dim, layer.get_dim(dim))
+
+
+def gather_rows(model: Model, arrays: List[Floats2d], rows: List[Optional[numpy.ndarray]]) -> List[Floats2d]:
+    """Each array's given rows (all of it where the rows are None)."""
+    return [X if r is None else X[_indices(model, r)] for X, r in zip(arrays, rows)]
+
+
+def scatter_rows(
+    model: Model, arrays: List[Floats2d], rows: List[Optional[numpy.ndarray]], lengths: List[int]
+) -> List[Floats2d]:
+    """The inverse of `gather_rows`: arrays of the docs' lengths, zero but at
+    the given rows."""
+    out = []
+    for X, r, length in zip(arrays, rows, lengths):
+        if r is None:
+            out.append(X)
+            continue
+        full = model.ops.xp.zeros((length, X.shape[1]), dtype=X.dtype)
+        if len(r):
+            full[_indices(model, r)] = X
+        out.append(full)
+    return out
+
+
+def _indices(model: Model, rows: numpy.ndarray) -> Ints1d:
+    return model.ops.asarray1i(rows)
