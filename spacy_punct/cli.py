@@ -100,6 +100,14 @@ CPU_PRECISION_HELP = (
 
 
 THREADS_HELP = "Torch threads per process; 1 stays fast when other processes share the cores."
+ENCODING_HELP = "The input's encoding, such as latin-1 or cp1252 (default: UTF-8, or UTF-16 with a byte-order mark)."
+
+
+def _open_input(path: Optional[Path], encoding: Optional[str]) -> textio.TextReader:
+    """A reader of the input file, or of standard input."""
+    if path is not None:
+        return textio.open_text(path, encoding)
+    return textio.TextReader(sys.stdin.buffer, "standard input", encoding)
 
 
 def _set_threads(threads: int) -> None:
@@ -129,6 +137,7 @@ def convert(
     lang: str = typer.Option("en", help="Language (its tokenizer and clitics)."),
     doc_length: int = typer.Option(2000, help="Words per document where the source marks no documents."),
     blocks: bool = typer.Option(False, help="text: one document per blank-line-separated block."),
+    encoding: Optional[str] = typer.Option(None, help=ENCODING_HELP),
 ) -> None:
     """Convert a corpus to a DocBin of natural punctuated text."""
     if format not in CONVERTERS:
@@ -136,7 +145,7 @@ def convert(
     _prepare_output(output, input)
     nlp = spacy.blank(lang)
     stats = ConversionStats()
-    options = ConvertOptions(doc_length=doc_length, blocks=blocks)
+    options = ConvertOptions(doc_length=doc_length, blocks=blocks, encoding=encoding)
     try:
         docs = list(CONVERTERS[format](input, nlp, stats, options))
     except ConversionError as e:
@@ -194,6 +203,7 @@ def punctuate(
     max_seconds: float = typer.Option(7.0, min=0.1, help="srt/vtt: seconds per cue at most."),
     input_format: str = typer.Option("text", help="Input: text (one document per line) or jsonl (records with 'text' or timed 'words')."),
     whole: bool = typer.Option(False, "--whole", help="The whole input is one document (default: one per line)."),
+    encoding: Optional[str] = typer.Option(None, help=ENCODING_HELP),
     batch_size: int = typer.Option(64, min=1, help="Documents per batch."),
     keep_existing: Optional[bool] = typer.Option(None, "--keep-existing/--replace-existing", help="Keep punctuation already in the input, or let predictions replace it (default: as the pipeline says)."),
     add_marks: Optional[bool] = typer.Option(None, "--add-marks/--case-only", help="Write the predicted marks, or keep the input's punctuation as it is and restore case only (text that is punctuated already; default: as the pipeline says)."),
@@ -224,6 +234,8 @@ def punctuate(
                     "--margin": bool(margin), "--window": bool(window), "--stride": bool(stride),
                     "--cpu-precision": bool(cpu_precision)}
         given = [option for option, is_set in settings.items() if is_set]
+        if encoding is not None:
+            fail("--engine ray reads JSONL (UTF-8) or Parquet records: --encoding would be ignored.")
         if given:
             fail(f"--engine ray runs the pipeline with its saved settings: {', '.join(given)} would be ignored "
                  "(save a pipeline with them instead).")
@@ -234,7 +246,7 @@ def punctuate(
     nlp = _load(model, keep_existing, threshold, margin, add_marks)
     _apply_transformer_settings(nlp, window, stride, cpu_precision)
     try:
-        reader = textio.open_text(input) if input is not None else textio.TextReader(sys.stdin.buffer, "standard input")
+        reader = _open_input(input, encoding)
     except textio.InputError as e:
         fail(str(e))
     target: TextIO = output.open("w", encoding="utf8", newline="\n") if output else sys.stdout
@@ -265,7 +277,7 @@ def punctuate(
         if output:
             target.close()
     if reader.replaced:
-        typer.secho(f"{reader.name}: {reader.replaced} undecodable characters replaced by U+FFFD.", err=True)
+        typer.secho(textio.replaced_message(reader), err=True)
 
 
 def _caption_texts(results: Iterator[Tuple[Any, Any]], kind: str, max_chars: int,
@@ -312,6 +324,7 @@ def stream(
     add_marks: Optional[bool] = typer.Option(None, "--add-marks/--case-only", help="Write the predicted marks, or keep the words' punctuation and restore case only."),
     threshold: List[str] = typer.Option([], help="LABEL=P (repeatable), as for punctuate."),
     margin: List[str] = typer.Option([], help="LABEL=X (repeatable), as for punctuate."),
+    encoding: Optional[str] = typer.Option(None, help=ENCODING_HELP),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:
     """Read words as a recogniser writes them, one or more per line: plain
@@ -333,7 +346,7 @@ def stream(
     except ValueError as e:
         fail(str(e))
     try:
-        reader = textio.open_text(input) if input is not None else textio.TextReader(sys.stdin.buffer, "standard input")
+        reader = _open_input(input, encoding)
     except textio.InputError as e:
         fail(str(e))
     writer = _StreamWriter(sys.stdout, format, CueBuilder(max_chars, max_seconds) if format in CAPTION_FORMATS else None)
@@ -352,6 +365,8 @@ def stream(
         error = f"{reader.name}: {e}"
     finally:
         reader.close()
+    if reader.replaced:
+        typer.secho(textio.replaced_message(reader), err=True)
     if error:
         fail(f"{error} The words before it were written.")
 
@@ -452,13 +467,17 @@ def evaluate(
     suffix += (f".{input_case}" if input_case != "lower" else "") + (".gold-marks" if gold_marks else "")
     suffix += ".input-marks" if input_marks else ""
     for test_set in test_sets:
+        bar = tqdm(desc=test_set.name, unit=" words", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False)
         try:
             result = evaluate_pipeline(
                 nlp, test_set, input_case=input_case, max_length=max_length, asr_noise=asr_noise,
                 asr_noise_words=asr_noise_words, gold_marks=gold_marks, input_marks=input_marks, seed=seed,
+                progress=bar.update,
             )
         except ValueError as e:
             fail(str(e))
+        finally:
+            bar.close()
         table = format_scores(result)
         typer.echo(f"{test_set}{' with ' + suffix[1:] if suffix else ''}\n{table}\n")
         if output_dir:

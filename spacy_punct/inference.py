@@ -10,7 +10,7 @@ import random
 import time
 import warnings
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
 
 import numpy
 import spacy
@@ -331,6 +331,21 @@ def predict_probs(nlp: Language, docs: Iterable[Doc], *, batch_size: int = 64) -
                 yield doc, pipe.model.ops.to_numpy(probs)
 
 
+def run_pipeline(
+    nlp: Language, examples: List[Example], progress: Optional[Callable[[int], None]] = None
+) -> List[Example]:
+    """The examples with the pipeline's output on a copy of their input as
+    the predicted side (as `Language.evaluate` runs it); `progress` is called
+    with the number of words of each document done."""
+    docs = nlp.pipe((eg.predicted.copy() for eg in examples), batch_size=nlp.batch_size)
+    done = []
+    for example, doc in zip(examples, docs):
+        done.append(Example(doc, example.reference))
+        if progress is not None:
+            progress(len(example.reference))
+    return done
+
+
 def with_gold_marks(nlp: Language, examples: List[Example]) -> List[Example]:
     """The examples with the pipeline's output written with the gold marks:
     the components before the punctuator run, then the rewrite writes the
@@ -379,6 +394,7 @@ def evaluate(
     gold_marks: bool = False,
     input_marks: bool = False,
     seed: int = 0,
+    progress: Optional[Callable[[int], None]] = None,
 ) -> Dict[str, Any]:
     """Score a pipeline on a .spacy test set (natural punctuated text): the
     `punct_*`, `sents_*` and `case_*` scores, the number of words and words/s.
@@ -396,6 +412,7 @@ def evaluate(
     input_marks: the pipeline reads each document with its punctuation
         (lower-cased, or as written) and adds no mark (`add_marks` off): its
         case scores are those of truecasing punctuated text.
+    progress: called with the number of words of each document done.
     """
     if not 0.0 <= asr_noise <= 1.0:
         raise ValueError(f"asr_noise must be between 0 and 1, not {asr_noise}.")
@@ -427,7 +444,8 @@ def evaluate(
     punctuator.add_marks = not input_marks
     start = time.perf_counter()
     try:
-        scores = Scorer(nlp).score(with_gold_marks(nlp, examples)) if gold_marks else nlp.evaluate(examples)
+        scored = with_gold_marks(nlp, examples) if gold_marks else run_pipeline(nlp, examples, progress)
+        scores = Scorer(nlp).score(scored)
     finally:
         punctuator.add_marks = add_marks
     seconds = time.perf_counter() - start

@@ -1,11 +1,12 @@
 """Reading text input robustly: UTF-8 (with or without a byte-order mark),
-UTF-16 with a byte-order mark, gzip-compressed text; binary input refused;
-undecodable bytes replaced by U+FFFD and counted; CRLF and lone CR line ends."""
+UTF-16 with a byte-order mark, or an encoding the caller names (`latin-1`,
+`cp1252`...); gzip-compressed text; binary input refused; undecodable bytes
+replaced by U+FFFD and counted; CRLF and lone CR line ends."""
 import codecs
 import gzip
 import io
 from pathlib import Path
-from typing import BinaryIO, Iterator, Tuple, Union
+from typing import BinaryIO, Iterator, Optional, Tuple, Union
 
 _GZIP = b"\x1f\x8b"
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -19,15 +20,16 @@ class InputError(ValueError):
 
 class TextReader:
     """The lines of a binary stream decoded as text, with the number of
-    replaced (undecodable) characters so far in `replaced`."""
+    replaced (undecodable) characters so far in `replaced`. `encoding`: the
+    text's encoding (None: UTF-8, or UTF-16 by its byte-order mark)."""
 
-    def __init__(self, stream: BinaryIO, name: str) -> None:
+    def __init__(self, stream: BinaryIO, name: str, encoding: Optional[str] = None) -> None:
         buffered = stream if hasattr(stream, "peek") else io.BufferedReader(stream)  # type: ignore[arg-type]
         head = buffered.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
         if head.startswith(_GZIP):
             buffered = io.BufferedReader(gzip.GzipFile(fileobj=buffered))  # type: ignore[arg-type]
             head = buffered.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
-        self.encoding = _encoding(head, name)
+        self.encoding = _encoding(head, name) if encoding is None else _named_encoding(encoding)
         self.name = name
         self.replaced = 0
         self._text = io.TextIOWrapper(buffered, encoding=self.encoding, errors="replace", newline="")
@@ -46,21 +48,37 @@ class TextReader:
         self._text.close()
 
 
-def open_text(path: Union[str, Path]) -> TextReader:
+def open_text(path: Union[str, Path], encoding: Optional[str] = None) -> TextReader:
     """A reader of a text file (see the module's docstring)."""
     path = Path(path)
     if path.is_dir():
         raise InputError(f"{path} is a folder, not a text file.")
-    return TextReader(path.open("rb"), str(path))
+    if encoding is not None:
+        _named_encoding(encoding)  # an unknown name fails before the file is opened
+    return TextReader(path.open("rb"), str(path), encoding)
 
 
-def read_text(path: Union[str, Path]) -> Tuple[str, int]:
+def read_text(path: Union[str, Path], encoding: Optional[str] = None) -> Tuple[str, int]:
     """A whole text file, and the number of characters replaced."""
-    reader = open_text(path)
+    reader = open_text(path, encoding)
     try:
         return reader.read(), reader.replaced
     finally:
         reader.close()
+
+
+def replaced_message(reader: TextReader) -> str:
+    """What to tell the user when characters were replaced."""
+    hint = " (is it in another encoding? --encoding names it, e.g. latin-1)" if reader.encoding == "utf-8" else ""
+    return f"{reader.name}: {reader.replaced} undecodable characters replaced by U+FFFD{hint}."
+
+
+def _named_encoding(encoding: str) -> str:
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        raise InputError(f"Unknown encoding {encoding!r}: give one such as utf-8, latin-1 or cp1252.") from None
+    return "utf-8-sig" if name == "utf-8" else name
 
 
 def _encoding(head: bytes, name: str) -> str:

@@ -89,7 +89,7 @@ def test_convert_and_stats(tmp_path):
     result = runner.invoke(app, ["convert", "tokens", str(source), str(out)])
     assert result.exit_code == 0, result.output
     for line in ("documents: 1", "words: 5", "COMMA: 1", "QUESTION: 1", "PERIOD: 1",
-                 "invalid UTF-8 sequences replaced by U+FFFD: 1", "skipped lines with an empty word: 1"):
+                 "undecodable characters replaced by U+FFFD: 1", "skipped lines with an empty word: 1"):
         assert line in result.output
     result = runner.invoke(app, ["stats", str(out)])
     assert result.exit_code == 0
@@ -228,6 +228,30 @@ def test_invalid_utf8_on_stdin_is_replaced_and_counted(trained, tmp_path):
     assert "\ufffd" in result.stdout and "1 undecodable characters replaced" in result.stderr
 
 
+def test_encoding_reads_legacy_text_on_every_reading_command(trained, tmp_path):
+    model = _model(trained, tmp_path)
+    source = tmp_path / "legacy.txt"
+    source.write_bytes("so how was the café\n".encode("latin-1"))
+    plain = runner.invoke(app, ["punctuate", model, str(source)])
+    assert "caf\ufffd" in plain.stdout and "--encoding names it" in plain.stderr
+    for command in (["punctuate", model], ["stream", model]):
+        result = runner.invoke(app, [*command, str(source), "--encoding", "latin-1"])
+        assert result.exit_code == 0, result.output
+        assert "café" in result.stdout and "\ufffd" not in result.stdout and not result.stderr
+    result = runner.invoke(app, ["punctuate", model, str(source), "--encoding", "klingon"])
+    assert result.exit_code == 1 and "Unknown encoding 'klingon'" in result.output
+    words = tmp_path / "words.txt"
+    words.write_bytes("déjà\tCOMMA\nvu\tPERIOD\n".encode("latin-1"))
+    out = tmp_path / "out.spacy"
+    result = runner.invoke(app, ["convert", "tokens", str(words), str(out), "--encoding", "latin-1"])
+    assert result.exit_code == 0, result.output
+    assert "undecodable" not in result.output
+    from spacy.tokens import DocBin
+    import spacy
+
+    assert [d.text for d in DocBin().from_disk(out).get_docs(spacy.blank("en").vocab)] == ["déjà, vu."]
+
+
 def test_a_line_over_the_length_limit_is_punctuated(trained, tmp_path, monkeypatch):
     from spacy_punct import inference
 
@@ -291,6 +315,9 @@ def test_ray_engine_refuses_settings_it_would_ignore(trained, tmp_path):
         args = ["punctuate", model, str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "out"), "--engine", "ray", *option]
         result = runner.invoke(app, args)
         assert result.exit_code == 1 and "saved settings" in result.output and option[0] in result.output, result.output
+    args = ["punctuate", model, str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "out"), "--engine", "ray"]
+    result = runner.invoke(app, [*args, "--encoding", "latin-1"])
+    assert result.exit_code == 1 and "--encoding would be ignored" in result.output
     assert not (tmp_path / "out").exists()
 
 

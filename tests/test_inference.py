@@ -16,6 +16,7 @@ from spacy_punct.inference import (
     punctuate_pieces,
     punctuate_records,
 )
+from spacy_punct.training.corpus import PunctCorpus
 
 from .conftest import TEXTS
 
@@ -116,8 +117,14 @@ def test_long_texts_are_punctuated_in_pieces(trained, monkeypatch):
 
 
 def test_evaluate(trained, corpus_path):
-    result = evaluate(trained, corpus_path)
+    done = []
+    result = evaluate(trained, corpus_path, progress=done.append)
     assert result["punct_f"] == 1.0 and result["words"] == 70 and result["words_per_second"] > 0
+    assert len(done) == 6 and sum(done) == 70  # one call per document, its words
+    scores = trained.evaluate(list(PunctCorpus(corpus_path)(trained)))
+    assert {key: result[key] for key in ("punct_f", "punct_per_type", "sents_f")} == {
+        key: scores[key] for key in ("punct_f", "punct_per_type", "sents_f")
+    }  # as spaCy's Language.evaluate scores it
     noisy = evaluate(trained, corpus_path, asr_noise=0.3, seed=1)
     assert noisy == {**evaluate(trained, corpus_path, asr_noise=0.3, seed=1), "words_per_second": noisy["words_per_second"]}
     with pytest.raises(ValueError, match="asr_noise"):

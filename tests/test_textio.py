@@ -60,3 +60,24 @@ def test_a_stream_without_peek_and_an_empty_one():
 
     assert list(TextReader(Raw(b"a\nb\n"), "pipe")) == ["a", "b"]
     assert list(TextReader(io.BytesIO(b""), "empty")) == []
+
+
+def test_a_named_encoding_reads_what_utf8_cannot(tmp_path):
+    path = tmp_path / "legacy.txt"
+    path.write_bytes("café, déjà vu\r\nnaïve\n".encode("latin-1"))
+    assert read_text(path) == ("caf\ufffd, d\ufffdj\ufffd vu\nna\ufffdve", 4)
+    assert read_text(path, "latin-1") == ("café, déjà vu\nnaïve", 0)
+    assert read_text(path, "cp1252") == ("café, déjà vu\nnaïve", 0)
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes("\ufeffso how".encode("utf8"))
+    assert read_text(bom, "UTF8") == ("so how", 0)  # the byte-order mark is no character of the text
+    gz = tmp_path / "legacy.txt.gz"
+    gz.write_bytes(gzip.compress("déjà".encode("latin-1")))
+    assert read_text(gz, "latin-1") == ("déjà", 0)
+
+
+def test_an_unknown_encoding_is_refused_before_reading(tmp_path):
+    path = tmp_path / "in.txt"
+    path.write_text("so how", encoding="utf8")
+    with pytest.raises(InputError, match="Unknown encoding 'klingon'"):
+        open_text(path, "klingon")

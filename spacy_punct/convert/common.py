@@ -2,7 +2,7 @@
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, List, Tuple
+from typing import Iterable, List, Optional, Tuple
 
 from spacy.tokens import Doc
 
@@ -14,10 +14,12 @@ from ..training.corpus import word_records
 @dataclass
 class ConvertOptions:
     """doc_length: words per document where the source marks no documents.
-    blocks: (text) one document per blank-line-separated block, not per file."""
+    blocks: (text) one document per blank-line-separated block, not per file.
+    encoding: the files' encoding (None: UTF-8, or UTF-16 by its byte-order mark)."""
 
     doc_length: int = 2000
     blocks: bool = False
+    encoding: Optional[str] = None
 
 
 class ConversionError(ValueError):
@@ -50,18 +52,18 @@ class ConversionStats:
         lines = [f"documents: {self.documents}", f"words: {self.words}"]
         lines += [f"{label}: {n}" for label, n in sorted(self.labels.items())]
         if self.invalid_bytes:
-            lines.append(f"invalid UTF-8 sequences replaced by U+FFFD: {self.invalid_bytes}")
+            lines.append(f"undecodable characters replaced by U+FFFD: {self.invalid_bytes} (--encoding names another encoding)")
         lines += [f"skipped {what}: {n}" for what, n in sorted(self.skipped.items())]
         lines += [f"skipped file: {name}" for name in self.skipped_files]
         return "\n".join(lines)
 
 
-def read_text(path: Path, stats: ConversionStats) -> str:
-    """A file's text (see `textio`: UTF-8 or UTF-16 with a byte-order mark,
-    gzip), undecodable bytes replaced and counted, line ends made LF. Binary
-    files are refused."""
+def read_text(path: Path, stats: ConversionStats, encoding: Optional[str] = None) -> str:
+    """A file's text (see `textio`: UTF-8 or UTF-16 with a byte-order mark, or
+    the encoding given; gzip), undecodable bytes replaced and counted, line
+    ends made LF. Binary files are refused."""
     try:
-        text, replaced = textio.read_text(path)
+        text, replaced = textio.read_text(path, encoding)
     except textio.InputError as e:
         raise ConversionError(str(e)) from None
     stats.invalid_bytes += replaced

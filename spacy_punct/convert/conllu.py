@@ -30,7 +30,7 @@ def convert_conllu(
         tokens: List[Token] = []
         n_words = 0
         marks_docs = False
-        for sentence, newdoc in _sentences(read_text(file, stats), file):
+        for sentence, newdoc in _sentences(read_text(file, stats, options.encoding), file):
             marks_docs = marks_docs or newdoc
             if tokens and (newdoc or (not marks_docs and n_words >= doc_length)):
                 yield _doc(vocab, tokens, stats)

@@ -20,7 +20,7 @@ def convert_iwslt_xml(
     """One Doc per `<doc>`: its segments joined by spaces, tokenised by the
     language's tokenizer."""
     for file in input_files(path, "*.xml"):
-        text = read_text(file, stats)
+        text = read_text(file, stats, options.encoding)
         docs = _DOC.findall(text)
         if not docs:
             raise ConversionError(f"{file}: no <doc> elements: not an IWSLT/mteval XML file.")

@@ -52,7 +52,7 @@ def convert_tokens(
     folder = Path(path).is_dir()
     for file in input_files(path, "*"):
         try:
-            text = read_text(file, stats)
+            text = read_text(file, stats, options.encoding)
             if folder:
                 _check_format(text, file)
         except ConversionError:

@@ -34,7 +34,7 @@ def test_ugly_input(tmp_path):
     assert stats.labels == {"EMPTY": 9, "COMMA": 1, "QUESTION": 1, "PERIOD": 2}
     assert stats.invalid_bytes == 1
     assert stats.skipped == {"lines with an empty word": 1}
-    assert "invalid UTF-8 sequences replaced by U+FFFD: 1" in stats.summary()
+    assert "undecodable characters replaced by U+FFFD: 1" in stats.summary()
 
 
 def test_documents_are_cut_after_sentence_ends(tmp_path):
