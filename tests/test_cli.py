@@ -103,6 +103,12 @@ def test_convert_errors(tmp_path):
     assert result.exit_code == 1 and "expected 'word<TAB>LABEL'" in result.output
     result = runner.invoke(app, ["convert", "pdf", str(source), str(tmp_path / "o.spacy")])
     assert result.exit_code == 1 and "unknown format" in result.output
+    result = runner.invoke(app, ["convert", "punctuator2", str(source), str(tmp_path / "o.spacy")])
+    assert result.exit_code == 1 and "not punctuator2's format" in result.output
+    assert not (tmp_path / "o.spacy").exists()
+    source.write_text("so ,COMMA how was it ?QUESTIONMARK\n")
+    result = runner.invoke(app, ["convert", "punctuator2", str(source), str(tmp_path / "o.spacy")])
+    assert result.exit_code == 0 and "QUESTION: 1" in result.output, result.output
 
 
 def test_split(corpus_path, tmp_path):

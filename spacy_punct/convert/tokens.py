@@ -66,7 +66,7 @@ def convert_tokens(
         for number, line in enumerate(text.split("\n"), start=1):
             if not line.strip():
                 if words:
-                    yield _doc(vocab, words, marks, glued, stats)
+                    yield build_doc(vocab, words, marks, glued, stats)
                     words, marks, glued = [], [], []
                 continue
             word, mark = parse_line(line, number, file)
@@ -77,10 +77,10 @@ def convert_tokens(
             words.append(word)
             marks.append(mark)
             if len(words) >= doc_length and ends_sentence(mark):
-                yield _doc(vocab, words, marks, glued, stats)
+                yield build_doc(vocab, words, marks, glued, stats)
                 words, marks, glued = [], [], []
         if words:
-            yield _doc(vocab, words, marks, glued, stats)
+            yield build_doc(vocab, words, marks, glued, stats)
 
 
 def _check_format(text: str, path: Path) -> None:
@@ -91,7 +91,9 @@ def _check_format(text: str, path: Path) -> None:
     parse_line(first, 1, path)
 
 
-def _doc(vocab: Vocab, words: List[str], marks: List[str], glued: List[bool], stats: ConversionStats) -> Doc:
+def build_doc(vocab: Vocab, words: List[str], marks: List[str], glued: List[bool], stats: ConversionStats) -> Doc:
+    """A doc of the words, each followed by its mark, without a space before
+    the words `glued` to the one before; counted in `stats`."""
     tokens: List[Tuple[str, bool, bool]] = []
     for i, (word, mark) in enumerate(zip(words, marks)):
         space = not (i + 1 < len(words) and glued[i + 1])
