@@ -82,25 +82,30 @@ def test_tok2vec_takes_the_weights_of_spacy_tok2vec():
         numpy.testing.assert_array_equal(ours, theirs)
 
 
-@pytest.mark.parametrize("context", [None, "bilstm"])
-def test_punctuator_head_reads_word_rows_only(context):
-    """A punctuator model over `spacy_punct.Tok2Vec.v1`, with or without a
-    head that reads its neighbours, predicts for the words what it predicts
-    without the whitespace tokens."""
+def _bilstm(width):
+    config = {"c": {"@architectures": "spacy_punct.BiLSTMEncoder.v1", "width": width, "depth": 1, "dropout": 0.0}}
+    return spacy.util.registry.resolve(config)["c"]
+
+
+def _spaced_and_plain(features, context):
+    """A punctuator model's predictions for SPACED and PLAIN (its softmax
+    random), the model, and the docs."""
     nlp = spacy.blank("en")
-    features = _tok2vec()
-    encoder = None
-    if context:
-        encoder = spacy.util.registry.resolve(
-            {"c": {"@architectures": "spacy_punct.BiLSTMEncoder.v1", "width": 16, "depth": 1, "dropout": 0.0}}
-        )["c"]
-    model = build_punctuator_model(features, hidden_width=8, dropout=0.0, nO=4, context=encoder)
+    model = build_punctuator_model(features, hidden_width=8, dropout=0.0, nO=4, context=context)
     docs = [nlp.make_doc(SPACED), nlp.make_doc(PLAIN)]
     model.initialize(X=docs)
     _randomize_output(model)
     spaced, plain = model.predict(docs)
-    rows = word_rows(docs[0])
-    numpy.testing.assert_allclose(spaced[rows], plain, rtol=1e-5, atol=1e-6)
+    return spaced[word_rows(docs[0])], plain, model, docs
+
+
+@pytest.mark.parametrize("context", [False, True])
+def test_punctuator_head_reads_word_rows_only(context):
+    """A punctuator model over `spacy_punct.Tok2Vec.v1`, with or without a
+    head that reads its neighbours, predicts for the words what it predicts
+    without the whitespace tokens."""
+    spaced, plain, model, docs = _spaced_and_plain(_tok2vec(), _bilstm(16) if context else None)
+    numpy.testing.assert_allclose(spaced, plain, rtol=1e-5, atol=1e-6)
     Ys, backprop = model.begin_update(docs)
     backprop([numpy.ones_like(Y) for Y in Ys])
 
@@ -114,19 +119,9 @@ def test_the_head_alone_sees_no_whitespace_token():
     """Features that give whitespace tokens vectors of their own (as spaCy's
     tok2vec does): the head's predictions for the words are those of the text
     without them."""
-    nlp = spacy.blank("en")
-
     features = Model("toy", _toy_forward, dims={"nO": 3})
-    encoder = spacy.util.registry.resolve(
-        {"c": {"@architectures": "spacy_punct.BiLSTMEncoder.v1", "width": 3, "depth": 1, "dropout": 0.0}}
-    )["c"]
-    model = build_punctuator_model(features, hidden_width=8, dropout=0.0, nO=4, context=encoder)
-    docs = [nlp.make_doc(SPACED), nlp.make_doc(PLAIN)]
-    model.initialize(X=docs)
-    _randomize_output(model)
-    spaced, plain = model.predict(docs)
-    numpy.testing.assert_allclose(spaced[word_rows(docs[0])], plain, rtol=1e-5, atol=1e-6)
+    spaced, plain, model, docs = _spaced_and_plain(features, _bilstm(3))
+    numpy.testing.assert_allclose(spaced, plain, rtol=1e-5, atol=1e-6)
     # the same head over every row, as before: the whitespace tokens change the words' predictions
-    whole = chain(features, model.layers[1])
-    spaced_all, plain_all = whole.predict(docs)
+    spaced_all, plain_all = chain(features, model.layers[1]).predict(docs)
     assert not numpy.allclose(spaced_all[word_rows(docs[0])], plain_all, atol=1e-4)
