@@ -1,11 +1,13 @@
 """A test set read as a transcript in lines: each document with a line break
 every N words (as recognisers and caption files break them, read whole with
 `punctuate --whole`), against the same documents with single spaces. Prints
-micro F1 and the case F1 of each.
+micro F1 and the case F1 of each (and writes them to OUTPUT.json).
 
-    python benchmarks/line_breaks.py MODEL TEST.spacy [--every 12]
+    python benchmarks/line_breaks.py MODEL TEST.spacy [OUTPUT.json] [--every 12]
 """
 import argparse
+import json
+from pathlib import Path
 from typing import List
 
 from spacy.tokens import Doc
@@ -33,6 +35,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("model")
     parser.add_argument("test")
+    parser.add_argument("output", nargs="?")
     parser.add_argument("--every", type=int, default=12)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
@@ -40,10 +43,15 @@ def main() -> None:
     nlp = load_pipeline(args.model)
     examples: List[Example] = list(PunctCorpus(args.test, max_length=0)(nlp))
     broken = [Example(with_line_breaks(eg.predicted, args.every), eg.reference) for eg in examples]
+    results = {}
     for name, data in (("one line", examples), (f"a line break every {args.every} words", broken)):
         scores = nlp.evaluate(data)
+        results[name] = {"punct_f": scores["punct_f"], "case_f": scores.get("case_f")}
         case = f", case F1 {100 * scores['case_f']:.1f}" if scores.get("case_f") is not None else ""
         print(f"{name}: micro F1 {100 * scores['punct_f']:.1f}{case}")
+    if args.output:
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.output).write_text(json.dumps(results, indent=2) + "\n", encoding="utf8")
 
 
 if __name__ == "__main__":
