@@ -71,7 +71,7 @@ def _tiny_bert(path: Path) -> Path:
     vocab = specials + sorted(words | set(chars)) + ["##" + char for char in chars]
     path.mkdir(parents=True, exist_ok=True)
     (path / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf8")
-    BertTokenizerFast(vocab_file=str(path / "vocab.txt"), do_lower_case=True).save_pretrained(path)
+    BertTokenizerFast(vocab_file=str(path / "vocab.txt"), do_lower_case=True, model_max_length=128).save_pretrained(path)
     config = BertConfig(
         vocab_size=len(vocab),
         hidden_size=32,

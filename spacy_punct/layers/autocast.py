@@ -33,10 +33,15 @@ def build_transformer_model(
 ) -> Model:
     """`spacy-transformers.TransformerModel.v3` (same arguments) whose
     encoder runs on the CPU in `cpu_precision`: "float32", "bfloat16"
-    (autocast), or "auto" (bfloat16 where the CPU computes it natively)."""
+    (autocast), or "auto" (bfloat16 where the CPU computes it natively), and
+    whose windows over the encoder's limit are split, not cut
+    (`piece_limit`)."""
     from spacy_transformers.layers import TransformerModel
 
+    from .piece_limit import limit_window_pieces
+
     model = TransformerModel(name, get_spans, tokenizer_config, transformer_config, mixed_precision, grad_scaler_config)
+    limit_window_pieces(model)
     dtype = autocast_dtype(cpu_precision)
     if dtype is not None:
         autocast_layer(model.layers[0], dtype)
