@@ -11,31 +11,16 @@ recipe NAME with its encoder in that precision, named NAME-PRECISION.
 """
 import argparse
 import json
-import time
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict
 
 from spacy.language import Language
 
+from spacy_punct.benchmark import benchmark_lines, compare_speeds
 from spacy_punct.inference import evaluate, load_pipeline
 from spacy_punct.threads import set_threads
-from spacy_punct.training.corpus import PunctCorpus
 from spacy_punct.windows import transformer_names
 from trf_speed import pipeline_in
-
-
-def lines_of(nlp: Language, test: str, words_per_line: int) -> List[str]:
-    words = [t.text for eg in PunctCorpus(test, max_length=0)(nlp) for t in eg.predicted]
-    return [" ".join(words[i : i + words_per_line]) for i in range(0, len(words), words_per_line)]
-
-
-def words_per_second(nlp: Language, lines: List[str], batch_size: int) -> float:
-    n_words = sum(len(line.split()) for line in lines)
-    list(nlp.pipe(lines[:batch_size], batch_size=batch_size))
-    start = time.perf_counter()
-    for _ in nlp.pipe(lines, batch_size=batch_size):
-        pass
-    return n_words / (time.perf_counter() - start)
 
 
 def main() -> None:
@@ -60,12 +45,10 @@ def main() -> None:
         name, precision = spec.split("=", 1)
         pipelines[f"{name}-{precision}"] = pipeline_in(models[name], precision)
         models[f"{name}-{precision}"] = models[name]
-    lines = lines_of(next(iter(pipelines.values())), args.test, args.words_per_line)
-    speeds: Dict[str, float] = {}
-    for _ in range(args.rounds):
-        for name, nlp in pipelines.items():
-            speeds[name] = max(speeds.get(name, 0.0), words_per_second(nlp, lines, args.batch_size))
-            print(f"{name}: {speeds[name]:,.0f} words/s", flush=True)
+    lines = benchmark_lines(next(iter(pipelines.values())), args.test, args.words_per_line)
+    speeds = compare_speeds(pipelines, lines, batch_size=args.batch_size, rounds=args.rounds)
+    for name, speed in speeds.items():
+        print(f"{name}: {speed:,.0f} words/s", flush=True)
     results = {}
     for name, nlp in pipelines.items():
         clean = evaluate(nlp, args.test)

@@ -16,25 +16,11 @@ from typing import Dict, List
 
 import spacy
 
+from spacy_punct.benchmark import benchmark_lines, count_words, words_per_second
 from spacy_punct.bundled import resolve_model
 from spacy_punct.inference import load_pipeline
 from spacy_punct.rewrite import build_rewritten, plan_rewrite
 from spacy_punct.threads import set_threads
-from spacy_punct.training.corpus import PunctCorpus
-
-
-def lines_of(nlp, test: str, words_per_line: int, repeat: int) -> List[str]:
-    words = [t.text for eg in PunctCorpus(test, max_length=0)(nlp) for t in eg.predicted]
-    return [" ".join(words[i : i + words_per_line]) for i in range(0, len(words), words_per_line)] * repeat
-
-
-def words_per_second(nlp, lines: List[str], batch_size: int, n_process: int = 1) -> float:
-    n_words = sum(len(line.split()) for line in lines)
-    list(nlp.pipe(lines[:batch_size], batch_size=batch_size))
-    start = time.perf_counter()
-    for _ in nlp.pipe(lines, batch_size=batch_size, n_process=n_process):
-        pass
-    return n_words / (time.perf_counter() - start)
 
 
 def breakdown(nlp, lines: List[str], batch_size: int) -> Dict[str, float]:
@@ -74,8 +60,8 @@ def main() -> None:
     args = parser.parse_args()
     fast = load_pipeline(args.model)
     plain = spacy.load(resolve_model(args.model))
-    lines = lines_of(fast, args.test, args.words_per_line, args.repeat)
-    n_words = sum(len(line.split()) for line in lines)
+    lines = benchmark_lines(fast, args.test, args.words_per_line) * args.repeat
+    n_words = count_words(lines)
     print(f"{len(lines)} lines, {n_words} words")
     settings = [
         (name, nlp, threads, batch_size)

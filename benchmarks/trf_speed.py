@@ -30,21 +30,7 @@ from spacy_punct.inference import evaluate, load_pipeline
 from spacy_punct.layers.autocast import native_bfloat16, set_cpu_precision
 from spacy_punct.quantizer import add_quantizer, hf_shims, qconfig_spec
 from spacy_punct.threads import set_threads
-from spacy_punct.training.corpus import PunctCorpus
-
-
-def lines_of(nlp, test: str, words_per_line: int) -> List[str]:
-    words = [t.text for eg in PunctCorpus(test, max_length=0)(nlp) for t in eg.predicted]
-    return [" ".join(words[i : i + words_per_line]) for i in range(0, len(words), words_per_line)]
-
-
-def pipeline_speed(nlp, lines: List[str], batch_size: int) -> float:
-    n_words = sum(len(line.split()) for line in lines)
-    list(nlp.pipe(lines[:batch_size], batch_size=batch_size))  # warm up
-    start = time.perf_counter()
-    for _ in nlp.pipe(lines, batch_size=batch_size):
-        pass
-    return n_words / (time.perf_counter() - start)
+from spacy_punct.benchmark import benchmark_lines, count_words, words_per_second
 
 
 def autocast(precision: str) -> ContextManager[Any]:
@@ -53,7 +39,7 @@ def autocast(precision: str) -> ContextManager[Any]:
 
 
 def plain_speed(model, tokenizer, lines: List[str], batch_size: int, precision: str) -> float:
-    n_words = sum(len(line.split()) for line in lines)
+    n_words = count_words(lines)
 
     def run(part: List[str]) -> None:
         model.eval()  # the pipeline's shim leaves the shared model in training mode after each batch
@@ -129,7 +115,7 @@ def plain_model_probs(model, tokenizer, heads: Dict[str, PlainHead], words: List
 def plain_model_speed(model, tokenizer, heads: Dict[str, PlainHead], lines: List[str], batch_size: int,
                       precision: str) -> float:
     """Words/s of the encoder, word pooling and the heads in plain PyTorch."""
-    n_words = sum(len(line.split()) for line in lines)
+    n_words = count_words(lines)
 
     def run(part: List[str]) -> None:
         model.eval()
@@ -182,7 +168,7 @@ def main() -> None:
     set_threads(args.threads)
     pipelines = {precision: pipeline_in(args.model, precision) for precision in PRECISIONS}
     nlp = pipelines["float32"]
-    lines = lines_of(nlp, args.test, args.words_per_line)
+    lines = benchmark_lines(nlp, args.test, args.words_per_line)
     shim = hf_shims(nlp)[0]
     tokenizer = shim._hfmodel.tokenizer
     float_model = shim._model
@@ -206,7 +192,7 @@ def main() -> None:
         for precision in PRECISIONS:
             model = models[precision]
             got = speeds[precision]
-            got["pipeline"].append(pipeline_speed(pipelines[precision], lines, args.batch_size))
+            got["pipeline"].append(words_per_second(pipelines[precision], lines, args.batch_size))
             got["plain_model"].append(plain_model_speed(model, tokenizer, heads, lines, args.batch_size, precision))
             got["plain"].append(plain_speed(model, tokenizer, lines, args.batch_size, precision))
         print({p: {path: round(v[-1]) for path, v in got.items()} for p, got in speeds.items()}, flush=True)

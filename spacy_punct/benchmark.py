@@ -1,0 +1,71 @@
+"""Words per second of pipelines side by side: the same lines, batch size and
+threads for each, timed in alternating rounds, the best round of each
+counting (other processes sharing the cores only ever slow a round)."""
+import time
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Union
+
+from spacy.language import Language
+
+from . import textio
+from .training.corpus import PunctCorpus
+
+
+def benchmark_lines(
+    nlp: Language, path: Union[str, Path], words_per_line: int = 40, encoding: Optional[str] = None
+) -> List[str]:
+    """The texts to time. A `.spacy` test set: its words as `evaluate` reads
+    them (bare, lower-case), cut into lines of `words_per_line` words (0:
+    whole documents). Any other file: its lines that are not blank, each one
+    a document, as `punctuate` reads them."""
+    path = Path(path)
+    if path.suffix == ".spacy":
+        docs = [[token.text for token in eg.predicted] for eg in PunctCorpus(path, max_length=0)(nlp)]
+        if words_per_line > 0:
+            words = [word for doc in docs for word in doc]
+            docs = [words[i : i + words_per_line] for i in range(0, len(words), words_per_line)]
+        lines = [" ".join(doc) for doc in docs if doc]
+    else:
+        reader = textio.open_text(path, encoding)
+        try:
+            lines = [line for line in reader if line.strip()]
+        finally:
+            reader.close()
+    if not lines:
+        raise ValueError(f"{path} has no words to time.")
+    return lines
+
+
+def count_words(lines: List[str]) -> int:
+    """The words of the lines, split at whitespace."""
+    return sum(len(line.split()) for line in lines)
+
+
+def words_per_second(nlp: Language, lines: List[str], batch_size: int, n_process: int = 1) -> float:
+    """`nlp.pipe` over the lines once, after one batch to warm up."""
+    list(nlp.pipe(lines[:batch_size], batch_size=batch_size))
+    start = time.perf_counter()
+    for _ in nlp.pipe(lines, batch_size=batch_size, n_process=n_process):
+        pass
+    return count_words(lines) / (time.perf_counter() - start)
+
+
+def compare_speeds(
+    pipelines: Dict[str, Language],
+    lines: List[str],
+    batch_size: int = 64,
+    rounds: int = 3,
+    progress: Optional[Callable[[int], None]] = None,
+) -> Dict[str, float]:
+    """The best words/s of each pipeline over `rounds` rounds, each round
+    timing every pipeline once in turn; `progress` is called with 1 after each
+    timing."""
+    if rounds < 1 or batch_size < 1:
+        raise ValueError(f"Need rounds >= 1 and batch_size >= 1, not {rounds} and {batch_size}.")
+    best = dict.fromkeys(pipelines, 0.0)
+    for _ in range(rounds):
+        for name, nlp in pipelines.items():
+            best[name] = max(best[name], words_per_second(nlp, lines, batch_size))
+            if progress is not None:
+                progress(1)
+    return best

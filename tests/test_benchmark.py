@@ -1,0 +1,54 @@
+"""Words per second side by side: the lines timed and the rounds."""
+import gzip
+
+import pytest
+import spacy
+
+from spacy_punct.benchmark import benchmark_lines, compare_speeds, count_words, words_per_second
+from spacy_punct.textio import InputError
+
+from .conftest import TEXTS
+
+
+def test_a_test_set_is_read_as_evaluate_reads_it_and_cut_into_lines(nlp, corpus_path):
+    lines = benchmark_lines(nlp, corpus_path, words_per_line=7)
+    words = " ".join(benchmark_lines(nlp, corpus_path, words_per_line=0)).split()
+    assert len(words) == 70 and all(word.islower() or not word.isalpha() for word in words)
+    assert "?" not in words and "," not in words
+    assert [len(line.split()) for line in lines] == [7] * 10
+    assert " ".join(lines).split() == words
+    whole = benchmark_lines(nlp, corpus_path, words_per_line=0)
+    assert len(whole) == len(TEXTS) and whole[0].startswith("so how was the trip it was long")
+
+
+def test_a_text_file_is_read_line_by_line(nlp, tmp_path):
+    path = tmp_path / "in.txt.gz"
+    path.write_bytes(gzip.compress("so how was it\r\n\r\n   \nwhere did you stay\n".encode("utf8")))
+    assert benchmark_lines(nlp, path) == ["so how was it", "where did you stay"]
+
+
+@pytest.mark.parametrize("content", [b"", b"\n  \n\t\n"])
+def test_no_words_no_benchmark(nlp, tmp_path, content):
+    path = tmp_path / "empty.txt"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match="no words to time"):
+        benchmark_lines(nlp, path)
+
+
+def test_binary_input_is_refused(nlp, tmp_path):
+    path = tmp_path / "model.bin"
+    path.write_bytes(bytes(range(256)) * 4)
+    with pytest.raises(InputError):
+        benchmark_lines(nlp, path)
+
+
+def test_every_pipeline_is_timed_each_round():
+    pipelines = {"a": spacy.blank("en"), "b": spacy.blank("en")}
+    timed = []
+    lines = ["so how was the trip", "where did you stay"] * 20
+    speeds = compare_speeds(pipelines, lines, batch_size=8, rounds=3, progress=timed.append)
+    assert list(speeds) == ["a", "b"] and all(rate > 0 for rate in speeds.values())
+    assert timed == [1] * 6
+    assert count_words(lines) == 180 and words_per_second(pipelines["a"], lines, 8) > 0
+    with pytest.raises(ValueError, match="rounds >= 1"):
+        compare_speeds(pipelines, lines, rounds=0)
