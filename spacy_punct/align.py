@@ -18,7 +18,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.util import get_lang_class
 
-from .casing import case_label, is_placeholder
+from .casing import case_label, is_placeholder, is_symbol
 from .extensions import token_values
 from .labels import EMPTY, LABEL_MARKS, LabelSet, ends_sentence, is_mark, is_replaceable, stronger, written_label
 
@@ -170,7 +170,7 @@ def word_texts(doc: Doc) -> Dict[int, str]:
 def sentence_initial_words(doc: Doc) -> Set[int]:
     """The end offsets of the words that start a sentence in a doc with marks
     (gold form or natural text): the first word, and each word after a mark
-    that ends a sentence."""
+    that ends a sentence, symbols such as emoji passed over."""
     table = token_table(doc)
     _, ends = word_offsets(doc, table)
     marks = [mark or "" for mark in token_values(doc, "punct", table.idx)]
@@ -178,8 +178,8 @@ def sentence_initial_words(doc: Doc) -> Set[int]:
         marks = marks_after(doc, table)
     initial: Set[int] = set()
     sentence_open = False
-    for end, mark in zip(ends, marks):
-        if end is None:
+    for text, end, mark in zip(table.texts, ends, marks):
+        if end is None or (not sentence_open and is_symbol(text)):
             continue
         if not sentence_open:
             initial.add(end)

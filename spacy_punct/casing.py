@@ -1,6 +1,6 @@
 """Case rules of the rewrite: sentence-initial capitals, words always written
-with one (English "I"), and tokens whose case is never touched (URLs, e-mail
-addresses, paths, code)."""
+with one (English "I"), tokens whose case is never touched (URLs, e-mail
+addresses, paths, code), and symbols, which open no sentence."""
 import re
 from functools import lru_cache
 from types import MappingProxyType
@@ -53,6 +53,13 @@ def is_placeholder(text: str) -> bool:
     """Whether a token is a placeholder such as `[UNK]`, which stands for a
     word and has no case of its own."""
     return bool(_PLACEHOLDER.match(text))
+
+
+def is_symbol(text: str) -> bool:
+    """Whether a token has no letter or digit (an emoji, `&`, `→`): not a
+    word to capitalise, so a sentence opened by one capitalises the word
+    after it (`Fine. 🙂 Thanks`)."""
+    return not any(char.isalnum() for char in text)
 
 
 def always_capitalised(lang: str) -> FrozenSet[str]:

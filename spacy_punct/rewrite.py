@@ -16,7 +16,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from .align import mark_slots, token_table
-from .casing import always_capitalised, capitalise, decapitalise, is_uncasable, written_in_capitals
+from .casing import always_capitalised, capitalise, decapitalise, is_symbol, is_uncasable, written_in_capitals
 from .decode import Decisions, sentence_starts
 from .extensions import (
     copy_doc_extension_values,
@@ -104,7 +104,7 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
                 spaces[-1] = spaced or i + 1 < n_tokens
             continue
         has_word = has_word and not starts[i]
-        if not (is_space or is_punct):
+        if not (is_space or is_punct or is_symbol(text)):
             if not is_uncasable(text):
                 form = cased[i]
                 if form is not None and (recase or text == text.lower()):

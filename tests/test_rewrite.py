@@ -144,3 +144,12 @@ def test_whitespace_makes_no_sentence_of_its_own(nlp):
     out = _punctuate(nlp, " so how was it ", {"it": "QUESTION"})
     assert out.text == " So how was it? "
     assert [s.text for s in out.sents] == [" So how was it?"]
+
+
+def test_a_symbol_opens_no_sentence(nlp):
+    """An emoji or symbol is no word to capitalise: the word after it is;
+    a number is one, and the word after it stays lower-case."""
+    doc = _marked(nlp, "i'm fine 🙂 thanks and you", {2: ".", 6: "?"})
+    assert rewrite_doc(doc).text == "I'm fine. 🙂 Thanks and you?"
+    assert rewrite_doc(_marked(nlp, "→ so it goes", {3: "."})).text == "→ So it goes."
+    assert rewrite_doc(_marked(nlp, "3 people came", {2: "."})).text == "3 people came."

@@ -193,6 +193,8 @@ def test_case_scores(nlp):
     assert scores["case_inner_f"] == pytest.approx(2 * (1 / 2 * 1 / 3) / (1 / 2 + 1 / 3))
     assert scores["case_per_type"]["UPPER"]["r"] == 0.0
     assert sentence_initial_words(reference) == {2, 20}  # the ends of "we" and "then" in "wemetjohninparisthen"
+    emoji = nlp.make_doc("I'm fine. 🙂 Thanks.")
+    assert sentence_initial_words(emoji) == {1, 14}  # "i" and "thanks" in "i'mfine🙂thanks", not the emoji
     assert score_case([Example(nlp.make_doc(FEW_CAPITALS), nlp.make_doc(FEW_CAPITALS))])["case_f"] is None
 
 
