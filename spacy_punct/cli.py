@@ -103,11 +103,11 @@ THREADS_HELP = "Torch threads per process; 1 stays fast when other processes sha
 ENCODING_HELP = "The input's encoding, such as latin-1 or cp1252 (default: UTF-8, or UTF-16 with a byte-order mark)."
 
 
-def _open_input(path: Optional[Path], encoding: Optional[str]) -> textio.TextReader:
+def _open_input(path: Optional[Path], encoding: Optional[str], keep_line_ends: bool = False) -> textio.TextReader:
     """A reader of the input file, or of standard input."""
     if path is not None:
-        return textio.open_text(path, encoding)
-    return textio.TextReader(sys.stdin.buffer, "standard input", encoding)
+        return textio.open_text(path, encoding, keep_line_ends)
+    return textio.TextReader(sys.stdin.buffer, "standard input", encoding, keep_line_ends)
 
 
 def _set_threads(threads: int) -> None:
@@ -217,7 +217,8 @@ def punctuate(
     engine: str = typer.Option("local", help="local: this process; ray: an actor pool on Ray (the ray extra; RAY_ADDRESS for a cluster) over JSONL or Parquet records in INPUT, written to the folder -o."),
     workers: int = typer.Option(2, min=1, help="--engine ray: actors, each with its own pipeline."),
 ) -> None:
-    """Punctuate text: one document per line (empty lines stay empty), read and
+    """Punctuate text: one document per line (empty lines stay empty, line ends
+    as in the input: CRLF stays CRLF), read and
     written as it goes, so memory stays bounded on inputs of any size; lines
     of any length are punctuated in pieces."""
     if format not in ("text", "jsonl", *CAPTION_FORMATS):
@@ -246,7 +247,7 @@ def punctuate(
     nlp = _load(model, keep_existing, threshold, margin, add_marks)
     _apply_transformer_settings(nlp, window, stride, cpu_precision)
     try:
-        reader = _open_input(input, encoding)
+        reader = _open_input(input, encoding, keep_line_ends=format == "text")
     except textio.InputError as e:
         fail(str(e))
     target: TextIO = output.open("w", encoding="utf8", newline="\n") if output else sys.stdout
@@ -262,8 +263,9 @@ def punctuate(
             target.write(caption_header(format))
             results = _caption_texts(punctuate_docs(nlp, items, batch_size=batch_size), format, max_chars, max_seconds)
         else:
-            # a long text is written piece by piece, as its pieces are done
-            results = ((doc, doc.text + ("\n" if last else ""))
+            # a long text is written piece by piece, as its pieces are done, its
+            # lines ended as in the input (CRLF stays CRLF)
+            results = ((doc, textio.restore_line_ends(doc.text + ("\n" if last else ""), reader.line_ends))
                        for doc, _, _, last in punctuate_parts(nlp, items, batch_size=batch_size))
         for doc, text in results:
             target.write(text)

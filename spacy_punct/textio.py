@@ -1,12 +1,14 @@
 """Reading text input robustly: UTF-8 (with or without a byte-order mark),
 UTF-16 with a byte-order mark, or an encoding the caller names (`latin-1`,
 `cp1252`...); gzip-compressed text; binary input refused; undecodable bytes
-replaced by U+FFFD and counted; CRLF and lone CR line ends."""
+replaced by U+FFFD and counted; CRLF and lone CR line ends, which output can
+keep (`TextReader.line_ends`, `restore_line_ends`)."""
 import codecs
 import gzip
 import io
+from collections import deque
 from pathlib import Path
-from typing import BinaryIO, Iterator, Optional, Tuple, Union
+from typing import BinaryIO, Deque, Iterator, Optional, Tuple, Union
 
 _GZIP = b"\x1f\x8b"
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -21,9 +23,13 @@ class InputError(ValueError):
 class TextReader:
     """The lines of a binary stream decoded as text, with the number of
     replaced (undecodable) characters so far in `replaced`. `encoding`: the
-    text's encoding (None: UTF-8, or UTF-16 by its byte-order mark)."""
+    text's encoding (None: UTF-8, or UTF-16 by its byte-order mark). With
+    `keep_line_ends`, the end of each line read ("\\n", "\\r\\n", "\\r", or
+    "" for a last line without one) waits in `line_ends` until
+    `restore_line_ends` takes it."""
 
-    def __init__(self, stream: BinaryIO, name: str, encoding: Optional[str] = None) -> None:
+    def __init__(self, stream: BinaryIO, name: str, encoding: Optional[str] = None,
+                 keep_line_ends: bool = False) -> None:
         buffered = stream if hasattr(stream, "peek") else io.BufferedReader(stream)  # type: ignore[arg-type]
         head = buffered.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
         if head.startswith(_GZIP):
@@ -32,13 +38,17 @@ class TextReader:
         self.encoding = _encoding(head, name) if encoding is None else _named_encoding(encoding)
         self.name = name
         self.replaced = 0
+        self.line_ends: Optional[Deque[str]] = deque() if keep_line_ends else None
         self._text = io.TextIOWrapper(buffered, encoding=self.encoding, errors="replace", newline="")
 
     def __iter__(self) -> Iterator[str]:
         """Lines without their line ends (\\n, \\r\\n or a lone \\r)."""
         for line in self._text:
             self.replaced += line.count("\ufffd")
-            yield line.rstrip("\r\n")
+            text = line.rstrip("\r\n")
+            if self.line_ends is not None:
+                self.line_ends.append(line[len(text):])
+            yield text
 
     def read(self) -> str:
         """The rest of the text, line ends made \\n."""
@@ -48,14 +58,14 @@ class TextReader:
         self._text.close()
 
 
-def open_text(path: Union[str, Path], encoding: Optional[str] = None) -> TextReader:
-    """A reader of a text file (see the module's docstring)."""
+def open_text(path: Union[str, Path], encoding: Optional[str] = None, keep_line_ends: bool = False) -> TextReader:
+    """A reader of a text file (see `TextReader`)."""
     path = Path(path)
     if path.is_dir():
         raise InputError(f"{path} is a folder, not a text file.")
     if encoding is not None:
         _named_encoding(encoding)  # an unknown name fails before the file is opened
-    return TextReader(path.open("rb"), str(path), encoding)
+    return TextReader(path.open("rb"), str(path), encoding, keep_line_ends)
 
 
 def read_text(path: Union[str, Path], encoding: Optional[str] = None) -> Tuple[str, int]:
@@ -65,6 +75,20 @@ def read_text(path: Union[str, Path], encoding: Optional[str] = None) -> Tuple[s
         return reader.read(), reader.replaced
     finally:
         reader.close()
+
+
+def restore_line_ends(text: str, line_ends: Deque[str]) -> str:
+    """`text` with each "\\n" made the next line end the reader kept, in the
+    order the lines were read ("\\n" where none is left): output written line
+    for line, or from `TextReader.read`, ends its lines as the input did."""
+    if "\n" not in text:
+        return text
+    parts = text.split("\n")
+    restored = [parts[0]]
+    for part in parts[1:]:
+        restored.append(line_ends.popleft() if line_ends else "\n")
+        restored.append(part)
+    return "".join(restored)
 
 
 def replaced_message(reader: TextReader) -> str:

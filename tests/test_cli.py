@@ -31,10 +31,13 @@ def test_punctuate_file_and_stdin(trained, tmp_path):
     out = tmp_path / "out.txt"
     result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), str(source), "-o", str(out)])
     assert result.exit_code == 0, result.output
-    lines = out.read_text(encoding="utf8").split("\n")
-    assert lines[:3] == ["So, how was the trip?", "", "Where did you stay?"]
-    assert lines[3].startswith("Caf\ufffd")  # a lone CR ends a line; bad bytes are replaced
-    assert len(lines) == 5 and lines[4] == ""
+    written = out.read_bytes().decode("utf8")
+    # lines end as in the input: CRLF, a lone CR, LF
+    assert written.startswith("So, how was the trip?\r\n\r\nWhere did you stay?\rCaf\ufffd")
+    assert written.endswith("\n") and written.count("\n") == 3 and written.count("\r") == 3
+    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), str(source), "--whole"])
+    assert result.exit_code == 0
+    assert result.stdout_bytes.count(b"\r\n") == 2 and result.stdout_bytes.count(b"\r") == 3
     result = runner.invoke(app, ["punctuate", str(tmp_path / "model")], input="so how was the trip\n")
     assert result.exit_code == 0
     assert result.stdout == "So, how was the trip?\n"

@@ -3,7 +3,7 @@ import io
 
 import pytest
 
-from spacy_punct.textio import InputError, TextReader, open_text, read_text
+from spacy_punct.textio import InputError, TextReader, open_text, read_text, restore_line_ends
 
 
 @pytest.mark.parametrize(
@@ -20,6 +20,19 @@ def test_encodings_and_line_ends(tmp_path, data):
     path = tmp_path / "in.txt"
     path.write_bytes(data)
     assert list(open_text(path)) == ["so how", "where", "ok"]
+
+
+def test_line_ends_are_kept_in_order_and_restored(tmp_path):
+    path = tmp_path / "in.txt"
+    path.write_bytes(b"a b\r\n\r\nc\rd\ne")
+    reader = open_text(path, keep_line_ends=True)
+    assert list(reader) == ["a b", "", "c", "d", "e"]
+    assert list(reader.line_ends) == ["\r\n", "\r\n", "\r", "\n", ""]
+    assert restore_line_ends("A, b.\n", reader.line_ends) == "A, b.\r\n"
+    assert restore_line_ends("\nC.\nD.\n", reader.line_ends) == "\r\nC.\rD.\n"
+    assert restore_line_ends("E.\n", reader.line_ends) == "E."  # the input's last line had no end
+    assert restore_line_ends("more\n", reader.line_ends) == "more\n"  # none left: \n
+    assert open_text(path).line_ends is None  # kept only when asked for
 
 
 def test_undecodable_bytes_are_replaced_and_counted(tmp_path):
