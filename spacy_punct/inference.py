@@ -79,16 +79,20 @@ def punctuate(nlp: Language, texts: Iterable[str], *, batch_size: int = 64) -> I
     """The punctuated doc of each text, in order. Texts are read lazily and
     processed `batch_size` at a time, so memory stays bounded on any stream;
     texts of any length are punctuated (see `punctuate_pieces`)."""
-    for doc, _ in punctuate_docs(nlp, ((text, None) for text in texts), batch_size=batch_size):
-        yield doc
+    if isinstance(texts, (str, Doc)):
+        # a string is an iterable too: of one-character texts
+        raise TypeError("punctuate takes an iterable of texts, such as a list or a file; for one text, "
+                        "give [text].")
+    return (doc for doc, _ in punctuate_docs(nlp, ((text, None) for text in texts), batch_size=batch_size))
 
 
 def punctuate_records(nlp: Language, records: Iterable[Record], *, batch_size: int = 64) -> Iterator[Dict[str, Any]]:
     """The output record of each input record (see `record_doc` and
     `output_record`), in order, read lazily."""
+    if isinstance(records, (Mapping, str)):
+        raise TypeError("punctuate_records takes an iterable of records; for one record, give [record].")
     items = ((record_doc(nlp, record, number), record) for number, record in enumerate(records, start=1))
-    for doc, record in punctuate_docs(nlp, items, batch_size=batch_size):
-        yield output_record(doc, record)
+    return (output_record(doc, record) for doc, record in punctuate_docs(nlp, items, batch_size=batch_size))
 
 
 def punctuate_docs(

@@ -42,6 +42,15 @@ def test_punctuate_texts_in_order_whatever_the_batch(trained):
         list(punctuate(trained, BARE, batch_size=0))
 
 
+def test_one_text_or_record_alone_is_refused_at_the_call(trained):
+    # iterated, a string would be texts of one character each
+    with pytest.raises(TypeError, match=r"\[text\]"):
+        punctuate(trained, BARE[0])
+    with pytest.raises(TypeError, match=r"\[record\]"):
+        punctuate_records(trained, {"text": BARE[0]})
+    assert [doc.text for doc in punctuate(trained, [BARE[0]])] == [trained(BARE[0]).text]
+
+
 def test_punctuate_rewrites_when_the_pipeline_annotates_in_place(trained):
     trained.get_pipe("punctuator").rewrite = False
     assert [doc.text for doc in punctuate(trained, BARE[:1])] == [TEXTS[0]]
