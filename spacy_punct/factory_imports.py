@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Union
 
 from spacy import util
-from spacy.language import Language
 
 
 def config_path(model: Union[str, Path]) -> Optional[Path]:

@@ -1,5 +1,4 @@
 """The `punctuator` pipeline component."""
-from itertools import islice
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy
@@ -22,6 +21,7 @@ from .extensions import register_extensions, set_token_values
 from .labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
 from .rewrite import DownstreamCheck, build_rewritten, check_downstream_listeners, plan_rewrite
 from .training.optimizer import ScaledOptimizer
+from .word_classifier import initialize_on_sample, mean_over_words, weighted_cross_entropy
 
 register_extensions()
 
@@ -292,27 +292,21 @@ class Punctuator(TrainablePipe):
     def get_loss(self, examples: Iterable[Example], scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
         """Weighted cross-entropy against the gold class of every word."""
         validate_examples(examples, "Punctuator.get_loss")
-        ops = self.model.ops
         label_set = self.label_set
-        loss = 0.0
-        n_tokens = 0
-        d_scores = []
+        losses, d_scores, n_words = [], [], 0
         for example, probs in zip(examples, scores):
             gold = numpy.asarray(gold_classes(example, label_set), dtype="i")
             weights = numpy.where(gold < 0, 0.0, numpy.where(gold == 0, self.empty_weight, 1.0))
             gold = numpy.maximum(gold, 0)
-            weight = ops.asarray1f(weights.astype("f"))
             truth = numpy.zeros(probs.shape, dtype="f")
             truth[numpy.arange(len(gold)), gold] = 1.0
             if self.distill_weight:
                 mix_teacher_probs(truth, example.predicted, label_set, self.distill_weight)
-            truth = ops.asarray2f(truth)
-            if len(gold):
-                loss += float(-(weight * (truth * ops.xp.log(probs + 1e-9)).sum(axis=1)).sum())
-            d_scores.append((probs - truth) * weight[:, None])
-            n_tokens += len(gold)
-        n_tokens = max(n_tokens, 1)
-        return loss / n_tokens, [d / n_tokens for d in d_scores]
+            loss, d_probs = weighted_cross_entropy(self.model.ops, probs, truth, weights)
+            losses.append(loss)
+            d_scores.append(d_probs)
+            n_words += len(gold)
+        return mean_over_words(losses, d_scores, n_words)
 
     def finish_update(self, sgd: Optimizer) -> None:
         """Update the component's weights, at `learn_rate_scale` times the
@@ -336,19 +330,9 @@ class Punctuator(TrainablePipe):
         elif not self.labels:
             marks = {t._.punct for eg in get_examples() for t in eg.reference if t._.punct}
             self.cfg["labels"] = labels_for_marks(marks)
-        doc_sample, label_sample = [], []
-        for example in islice(get_examples(), 10):
-            gold = numpy.maximum(gold_classes(example, self.label_set), 0)
-            one_hot = numpy.zeros((len(gold), len(self.labels)), dtype="f")
-            one_hot[numpy.arange(len(gold)), gold] = 1.0
-            doc_sample.append(example.predicted)
-            label_sample.append(self.model.ops.asarray2f(one_hot))
-        if not doc_sample:
-            raise ValueError(Errors.E923.format(name=self.name))
-        output_layer = self.model.get_ref("output_layer")
-        if not output_layer.has_dim("nO"):
-            output_layer.set_dim("nO", len(self.labels))
-        self.model.initialize(X=doc_sample, Y=label_sample)
+        label_set = self.label_set
+        initialize_on_sample(self.model, get_examples, lambda eg: gold_classes(eg, label_set), len(self.labels),
+                             self.name)
         if nlp is not None:
             check_downstream_listeners(nlp, self.name)
 

@@ -4,12 +4,10 @@ UPPER, MIXED), learned from cased reference words, written to
 into the text. It sits before the punctuator and may listen to the same
 tok2vec or transformer."""
 from collections import Counter, defaultdict
-from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 import numpy
-from spacy.errors import Errors
 from spacy.language import Language
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
@@ -22,6 +20,7 @@ from .align import cased_word_texts, gold_case_classes, sentence_initial_words, 
 from .casing import CASE_LABELS, apply_case, case_label, is_caseless, is_uncasable, written_in_capitals
 from .extensions import register_extensions, set_token_values
 from .training.corpus import read_docbins
+from .word_classifier import initialize_on_sample, mean_over_words, weighted_cross_entropy
 
 register_extensions()
 
@@ -153,8 +152,7 @@ class Truecaser(TrainablePipe):
         """Cross-entropy against the reference words' case classes (words of
         uncased references count for nothing)."""
         validate_examples(examples, "Truecaser.get_loss")
-        ops = self.model.ops
-        loss, n_tokens, d_scores = 0.0, 0, []
+        losses, d_scores, n_words = [], [], 0
         for example, probs in zip(examples, scores):
             gold = numpy.asarray(
                 gold_case_classes(example, self.labels, sentence_initial=self.learn_sentence_initial), dtype="i"
@@ -162,14 +160,11 @@ class Truecaser(TrainablePipe):
             known = gold >= 0
             truth = numpy.zeros(probs.shape, dtype="f")
             truth[numpy.flatnonzero(known), gold[known]] = 1.0
-            weight = ops.asarray1f(known.astype("f"))
-            truth = ops.asarray2f(truth)
-            if known.any():
-                loss += float(-(weight * ops.xp.log((probs * truth).sum(axis=1) + 1e-9)).sum())
-            d_scores.append((probs - truth) * weight[:, None])
-            n_tokens += int(known.sum())
-        n_tokens = max(n_tokens, 1)
-        return loss / n_tokens, [d / n_tokens for d in d_scores]
+            loss, d_probs = weighted_cross_entropy(self.model.ops, probs, truth, known)
+            losses.append(loss)
+            d_scores.append(d_probs)
+            n_words += int(known.sum())
+        return mean_over_words(losses, d_scores, n_words)
 
     def initialize(
         self,
@@ -193,19 +188,8 @@ class Truecaser(TrainablePipe):
         else:
             references = read_docbins(forms_corpus, self.vocab)
         self.cfg["forms"] = written_forms(references, self.min_form_count)
-        doc_sample, label_sample = [], []
-        for example in islice(get_examples(), 10):
-            gold = numpy.maximum(gold_case_classes(example, self.labels), 0)
-            one_hot = numpy.zeros((len(gold), len(self.labels)), dtype="f")
-            one_hot[numpy.arange(len(gold)), gold] = 1.0
-            doc_sample.append(example.predicted)
-            label_sample.append(self.model.ops.asarray2f(one_hot))
-        if not doc_sample:
-            raise ValueError(Errors.E923.format(name=self.name))
-        output_layer = self.model.get_ref("output_layer")
-        if not output_layer.has_dim("nO"):
-            output_layer.set_dim("nO", len(self.labels))
-        self.model.initialize(X=doc_sample, Y=label_sample)
+        initialize_on_sample(self.model, get_examples, lambda eg: gold_case_classes(eg, self.labels),
+                             len(self.labels), self.name)
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         validate_examples(examples, "Truecaser.score")

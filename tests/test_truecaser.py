@@ -1,6 +1,5 @@
 import json
 
-import numpy
 import pytest
 import spacy
 from spacy.tokens import Doc, DocBin

@@ -7,7 +7,6 @@ from spacy.util import registry
 from spacy_punct.training.augment import (
     create_asr_noise_augmenter,
     create_case_noise_augmenter,
-    create_chained_augmenters,
 )
 from spacy_punct.training.corpus import PunctCorpus
 

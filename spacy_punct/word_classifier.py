@@ -1,0 +1,55 @@
+"""What the punctuator and the truecaser share as classifiers of words
+(`spacy_punct.PunctuatorModel.v1` under both): initialization on a sample of
+examples, and the weighted cross-entropy of their losses."""
+from itertools import islice
+from typing import Callable, Iterable, List, Sequence, Tuple
+
+import numpy
+from spacy.errors import Errors
+from spacy.training import Example
+from thinc.api import Model, Ops
+from thinc.types import Floats1d, Floats2d
+
+
+def initialize_on_sample(
+    model: Model,
+    get_examples: Callable[[], Iterable[Example]],
+    gold: Callable[[Example], Sequence[int]],
+    n_labels: int,
+    name: str,
+    sample_size: int = 10,
+) -> None:
+    """Set the output layer's width to `n_labels` and initialize `model` on
+    the first `sample_size` examples, with each word's gold class one-hot
+    (a class below 0, a word without one, counts as the first)."""
+    doc_sample, label_sample = [], []
+    for example in islice(get_examples(), sample_size):
+        classes = numpy.maximum(numpy.asarray(gold(example), dtype="i"), 0)
+        one_hot = numpy.zeros((len(classes), n_labels), dtype="f")
+        one_hot[numpy.arange(len(classes)), classes] = 1.0
+        doc_sample.append(example.predicted)
+        label_sample.append(model.ops.asarray2f(one_hot))
+    if not doc_sample:
+        raise ValueError(Errors.E923.format(name=name))
+    output_layer = model.get_ref("output_layer")
+    if not output_layer.has_dim("nO"):
+        output_layer.set_dim("nO", n_labels)
+    model.initialize(X=doc_sample, Y=label_sample)
+
+
+def weighted_cross_entropy(
+    ops: Ops, probs: Floats2d, truth: numpy.ndarray, weights: numpy.ndarray
+) -> Tuple[float, Floats2d]:
+    """The cross-entropy of each row of `probs` against the row of `truth` (a
+    distribution over the classes), weighted per row: their sum, and its
+    gradient on the softmax's input. Rows of weight 0 count for nothing."""
+    weight: Floats1d = ops.asarray1f(weights.astype("f"))
+    target = ops.asarray2f(truth.astype("f"))
+    loss = float(-(weight * (target * ops.xp.log(probs + 1e-9)).sum(axis=1)).sum()) if len(target) else 0.0
+    return loss, (probs - target) * weight[:, None]
+
+
+def mean_over_words(losses: List[float], d_scores: List[Floats2d], n_words: int) -> Tuple[float, List[Floats2d]]:
+    """A batch's loss and gradients divided by its number of counted words."""
+    n_words = max(n_words, 1)
+    return sum(losses) / n_words, [d / n_words for d in d_scores]
