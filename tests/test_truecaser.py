@@ -67,6 +67,11 @@ def test_case_labels():
     # a word with digits is cased only where the training data kept a form for it
     assert apply_case("l2", "TITLE", {"l2": "L2"}) == "L2"
     assert apply_case("l2", "TITLE", forms) == "l2"
+    # an unseen name with an apostrophe: a capital after it for UPPER or MIXED
+    assert apply_case("o'brien", "MIXED", forms) == "O'Brien"
+    assert apply_case("d\u2019angelo", "UPPER", forms) == "D\u2019Angelo"
+    assert apply_case("l'homme", "TITLE", forms) == "L'homme"
+    assert apply_case("o'brien", "UPPER", {"o'brien": "O'BRIEN"}) == "O'BRIEN"
 
 
 def test_overfit_names_and_acronyms(cased):
