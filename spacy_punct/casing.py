@@ -24,6 +24,7 @@ _UNCASABLE = re.compile(
 _CAMEL = re.compile(r"[a-z][A-Z]")
 # a name with an apostrophe after its first letters: o'brien, d'angelo
 _APOSTROPHE_NAME = re.compile(r"^([^\W\d_]+['\u2019])([^\W\d_]{2,})$")
+_MC_NAME = re.compile(r"^(mc)([^\W\d_]{3,})$", re.IGNORECASE)
 # a model's placeholder token, such as the noise augmenter's [UNK]
 _PLACEHOLDER = re.compile(r"^\[[A-Z]+\]$")
 
@@ -116,15 +117,18 @@ def apply_case(text: str, label: str, forms: Mapping[str, str]) -> str:
     """A lower-case word written in a case class. A word predicted not
     lower-case takes its form from the training data where one was kept
     (`dh` -> `DH`, `mcdonald` -> `McDonald`, `l2` -> `L2`), else the class's
-    shape: all capitals for UPPER, the first letter for TITLE and MIXED, and
-    for UPPER or MIXED a capital after an apostrophe too (`O'Brien`: no
-    acronym has one)."""
+    shape: all capitals for UPPER, the first letter for TITLE and MIXED, for
+    UPPER or MIXED a capital after an apostrophe too (`O'Brien`: no acronym
+    has one), and for MIXED a capital after a leading `Mc` (`McAllister`)."""
     if is_caseless(text, forms) or label == "LOWER":
         return text
     form = forms.get(text.lower())
     if form is not None:
         return form
     name = _APOSTROPHE_NAME.match(text) if label in ("UPPER", "MIXED") else None
+    if name:
+        return capitalise(name.group(1)) + capitalise(name.group(2))
+    name = _MC_NAME.match(text) if label == "MIXED" else None
     if name:
         return capitalise(name.group(1)) + capitalise(name.group(2))
     if label == "UPPER":

@@ -72,6 +72,11 @@ def test_case_labels():
     assert apply_case("d\u2019angelo", "UPPER", forms) == "D\u2019Angelo"
     assert apply_case("l'homme", "TITLE", forms) == "L'homme"
     assert apply_case("o'brien", "UPPER", {"o'brien": "O'BRIEN"}) == "O'BRIEN"
+    # an unseen name after Mc predicted MIXED: a capital after it; acronyms stay
+    assert apply_case("mcallister", "MIXED", forms) == "McAllister"
+    assert apply_case("mcallister", "TITLE", forms) == "Mcallister"
+    assert apply_case("mcat", "UPPER", forms) == "MCAT"
+    assert apply_case("mcs", "MIXED", forms) == "Mcs"
 
 
 def test_overfit_names_and_acronyms(cased):

@@ -8,7 +8,7 @@ from spacy.training import Example
 from spacy.util import registry
 
 from ..casing import capitalise
-from ..labels import stronger
+from ..labels import ends_sentence, stronger
 from .corpus import WordRecord, example_records, make_example
 
 Augment = Callable[[Language, Example], Iterator[Example]]
@@ -69,6 +69,45 @@ def create_asr_noise_augmenter(
                 noisy.append(WordRecord(text, seen, True, ""))
                 noisy.append(record)
         yield make_example(nlp.vocab, noisy)
+
+    return augment
+
+
+@registry.augmenters("spacy_punct.sentence_shuffle.v1")
+def create_sentence_shuffle_augmenter(share: float = 0.5) -> Augment:
+    """Put the whole sentences of an example in a new order, so that each
+    epoch shows sentence ends before other sentence starts: more boundaries to
+    learn from than the training text holds.
+
+    With probability `share` per example. The words before the first sentence
+    end (the rest of a sentence the chunk cut) stay first, the words after the
+    last (a sentence the chunk cut) stay last; every sentence keeps its words,
+    marks and case.
+    """
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"share must be in [0, 1], not {share}.")
+
+    def augment(nlp: Language, example: Example) -> Iterator[Example]:
+        if share == 0.0 or random.random() >= share or len(example.predicted) != len(example.reference):
+            yield example
+            return
+        records = example_records(example)
+        sentences: List[List[WordRecord]] = [[]]
+        for record in records:
+            sentences[-1].append(record)
+            if record.mark and ends_sentence(record.mark):
+                sentences.append([])
+        head, whole, tail = sentences[0], sentences[1:-1], sentences[-1]
+        if len(whole) < 2:
+            yield example
+            return
+        random.shuffle(whole)
+        # a sentence moved to the end of the example ends without a space after it
+        ordered = [record for sentence in [head, *whole, tail] for record in sentence]
+        for i, record in enumerate(ordered[:-1]):
+            if not record.space and record.mark and ends_sentence(record.mark):
+                ordered[i] = replace(record, space=True)
+        yield make_example(nlp.vocab, ordered)
 
     return augment
 

@@ -7,8 +7,9 @@ from spacy.util import registry
 from spacy_punct.training.augment import (
     create_asr_noise_augmenter,
     create_case_noise_augmenter,
+    create_sentence_shuffle_augmenter,
 )
-from spacy_punct.training.corpus import PunctCorpus
+from spacy_punct.training.corpus import PunctCorpus, example_records, make_example, word_records
 
 
 def test_asr_noise_changes_words_and_keeps_alignment(nlp, corpus_path):
@@ -127,3 +128,43 @@ def test_chained_augmenters_apply_each_in_turn(nlp, corpus_path):
     assert len(out) == len(examples)
     text = " ".join(eg.predicted.text for eg in out)
     assert "[UNK]" in text and text == text.upper()
+
+
+def _sentences(example):
+    """The example's sentences as (word, mark) tuples, in order."""
+    sentences = [[]]
+    for record in example_records(example):
+        sentences[-1].append((record.text, record.seen, record.mark))
+        if record.mark in (".", "?", "!"):
+            sentences.append([])
+    return [tuple(sentence) for sentence in sentences]
+
+
+def test_sentence_shuffle_moves_whole_sentences_and_keeps_the_cut_ones_in_place(nlp):
+    text = "well, it was cut. One two? Three, four. Five six! Seven. and the rest"
+    records = word_records(nlp(text), lowercase=True)
+    example = make_example(nlp.vocab, records)
+    augment = create_sentence_shuffle_augmenter(share=1.0)
+    before = _sentences(example)
+    orders = set()
+    for seed in range(20):
+        random.seed(seed)
+        (out,) = augment(nlp, example)
+        after = _sentences(out)
+        assert after[0] == before[0] and after[-1] == before[-1]
+        assert sorted(after[1:-1]) == sorted(before[1:-1])
+        assert out.predicted.text.split() == [w for s in after for (_, w, _) in s]
+        assert not out.predicted[-1].whitespace_
+        assert all(token.whitespace_ for token in out.predicted[:-1])
+        orders.add(tuple(after))
+    assert len(orders) > 1
+
+
+def test_sentence_shuffle_leaves_short_examples_and_share_zero_alone(nlp, corpus_path):
+    augment = create_sentence_shuffle_augmenter(share=1.0)
+    example = make_example(nlp.vocab, word_records(nlp("only one sentence. and a cut one"), lowercase=True))
+    assert list(augment(nlp, example)) == [example]
+    examples = list(PunctCorpus(corpus_path, max_length=0)(nlp))
+    assert [out for eg in examples for out in create_sentence_shuffle_augmenter(share=0.0)(nlp, eg)] == examples
+    with pytest.raises(ValueError):
+        create_sentence_shuffle_augmenter(share=1.5)
