@@ -47,6 +47,9 @@ setup(
             "spacy_punct.word_strided_spans.v1 = spacy_punct.span_getters:configure_word_strided_spans",
         ],
         "thinc_layers": ["spacy_punct.PauseFeatures.v1 = spacy_punct.layers.pauses:build_pause_features"],
+        "thinc_schedules": [
+            "spacy_punct.warmup_linear_within.v1 = spacy_punct.training.schedules:create_warmup_linear_within",
+        ],
         "spacy_readers": ["spacy_punct.PunctCorpus.v1 = spacy_punct.training.corpus:PunctCorpus"],
         "spacy_scorers": [
             "spacy_punct.punct_scorer.v1 = spacy_punct.scorer:make_punct_scorer",
@@ -61,6 +64,7 @@ setup(
         "spacy_callbacks": [
             "spacy_punct.time_limit.v1 = spacy_punct.training.loop:create_time_limit",
             "spacy_punct.freeze_embeddings.v1 = spacy_punct.training.freeze:create_freeze_embeddings",
+            "spacy_punct.freeze_layers.v1 = spacy_punct.training.freeze:create_freeze_layers",
         ],
         "console_scripts": ["spacy-punct = spacy_punct.cli:app"],
     },

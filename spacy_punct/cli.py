@@ -596,10 +596,14 @@ def train(
 
     _set_threads(threads)
     start = time.perf_counter()
-    stopped = train_for(config, output, max_minutes, gpu_id, parse_config_overrides(ctx.args))
+    end = train_for(config, output, max_minutes, gpu_id, parse_config_overrides(ctx.args))
     minutes = (time.perf_counter() - start) / 60
-    reason = "time limit reached" if stopped else "config's stopping rule"
-    summary = {"minutes": minutes, "ended_by": reason}
+    reason = "time limit reached" if end.time_up else "config's stopping rule"
+    summary: Dict[str, Any] = {"minutes": minutes, "ended_by": reason}
+    if end.final is not None:
+        summary["final_evaluation"] = end.final
+        typer.echo(f"Dev score of model-last {end.final['model-last']:.4f}, of model-best "
+                   f"{end.final['model-best']:.4f}: model-best is {end.final['kept']}")
     (output / "training.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf8")
     typer.echo(f"Training ended after {minutes:.1f} minutes ({reason}); pipelines in {output}")
 

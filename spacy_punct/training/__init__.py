@@ -1,21 +1,24 @@
 """Training: the reader, the augmenters, the time-limited loop and the
 learning-rate scaling (the layout of `spacy/training/`)."""
 from .augment import create_asr_noise_augmenter, create_case_noise_augmenter, create_chained_augmenters
-from .freeze import create_freeze_embeddings, freeze_input_embeddings
+from .freeze import create_freeze_embeddings, create_freeze_layers, freeze_input_embeddings, freeze_lower_layers
 from .corpus import PunctCorpus, WordRecord, make_example, read_docbins, strip_docs, word_records
-from .loop import create_time_limit, train_for
+from .loop import TrainingEnd, create_time_limit, train_for
 from .optimizer import ScaledOptimizer
 
 __all__ = [
     "PunctCorpus",
     "ScaledOptimizer",
+    "TrainingEnd",
     "WordRecord",
     "create_asr_noise_augmenter",
     "create_case_noise_augmenter",
     "create_chained_augmenters",
     "create_freeze_embeddings",
+    "create_freeze_layers",
     "create_time_limit",
     "freeze_input_embeddings",
+    "freeze_lower_layers",
     "make_example",
     "read_docbins",
     "strip_docs",

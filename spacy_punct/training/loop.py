@@ -1,11 +1,16 @@
-"""Training with a time limit: spaCy's own loop, stopped after a number of minutes."""
+"""Training with a time limit: spaCy's own loop, stopped after a number of
+minutes, and the weights of its last steps evaluated once more."""
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 
+import spacy
 from spacy.cli.train import train as spacy_train
 from spacy.language import Language
-from spacy.util import load_config, registry
+from spacy.schemas import ConfigSchemaTraining
+from spacy.training.loop import create_evaluation_callback, update_meta
+from spacy.util import load_config, registry, resolve_dot_names
 
 
 class TrainingTimeUp(Exception):
@@ -32,11 +37,31 @@ def create_time_limit(minutes: float) -> Callable[[Language, Dict[str, Any]], No
 LOG_NAME = "log.jsonl"
 
 
-def _logs_to_file(config_path: Path, overrides: Dict[str, Any]) -> bool:
+def _logs_to_file(training: Dict[str, Any]) -> bool:
     """Whether the config's logger is spaCy's console logger that can also
     write a JSONL file."""
-    logger = load_config(config_path, overrides=overrides, interpolate=False)["training"]["logger"]
-    return logger.get("@loggers") == "spacy.ConsoleLogger.v3"
+    return training["logger"].get("@loggers") == "spacy.ConsoleLogger.v3"
+
+
+def _schedule_without_minutes(training: Dict[str, Any]) -> bool:
+    """Whether the learning rate follows `spacy_punct.warmup_linear_within.v1`
+    with no minutes of its own."""
+    learn_rate = training["optimizer"].get("learn_rate")
+    return (
+        isinstance(learn_rate, dict)
+        and learn_rate.get("@schedules") == "spacy_punct.warmup_linear_within.v1"
+        and not learn_rate.get("minutes")
+    )
+
+
+@dataclass
+class TrainingEnd:
+    """How training ended: `time_up` when the time limit stopped it, and then
+    `final`, the dev scores of model-best and model-last and which of them
+    model-best now is (see `keep_the_better_last`)."""
+
+    time_up: bool
+    final: Optional[Dict[str, Any]] = None
 
 
 def train_for(
@@ -45,17 +70,24 @@ def train_for(
     max_minutes: float = 0,
     use_gpu: int = -1,
     overrides: Optional[Dict[str, Any]] = None,
-) -> bool:
+) -> TrainingEnd:
     """Run `spacy train`, stopping after `max_minutes` (0: no limit). spaCy
     saves `model-last` when the loop ends and `model-best` at every best
     evaluation; with `spacy.ConsoleLogger.v3` the evaluations are also written
-    to <output_path>/log.jsonl. Returns whether the time limit ended training."""
+    to <output_path>/log.jsonl. A `spacy_punct.warmup_linear_within.v1`
+    learning rate without minutes of its own declines to zero by the time
+    limit, so the steps after the last evaluation are the ones at the lowest
+    rate: when the time limit ends training, model-last is evaluated too and
+    becomes model-best if it scores higher."""
     overrides = dict(overrides or {})
-    if _logs_to_file(config_path, overrides):
+    training = load_config(config_path, overrides=overrides, interpolate=False)["training"]
+    if _logs_to_file(training):
         log_path = Path(output_path) / LOG_NAME
         log_path.unlink(missing_ok=True)
         overrides.setdefault("training.logger.output_file", str(log_path))
     if max_minutes > 0:
+        if _schedule_without_minutes(training):
+            overrides["training.optimizer.learn_rate.minutes"] = max_minutes
         overrides["training.before_update"] = {
             "@callbacks": "spacy_punct.time_limit.v1",
             "minutes": max_minutes,
@@ -63,5 +95,35 @@ def train_for(
     try:
         spacy_train(config_path, output_path, use_gpu=use_gpu, overrides=overrides)
     except TrainingTimeUp:
-        return True
-    return False
+        return TrainingEnd(time_up=True, final=keep_the_better_last(Path(output_path)))
+    return TrainingEnd(time_up=False)
+
+
+def keep_the_better_last(output_path: Path) -> Optional[Dict[str, Any]]:
+    """Score <output_path>/model-best and model-last on the dev corpus of
+    their config, as spaCy's loop scores its evaluations; where model-last
+    scores higher, it is saved as model-best, with its scores in the meta as
+    spaCy writes them. Returns both scores and which one model-best is, or
+    None where either pipeline is missing."""
+    paths = {name: output_path / name for name in ("model-best", "model-last")}
+    if not all((path / "meta.json").exists() for path in paths.values()):
+        return None
+    evaluated = {name: _evaluate_saved(path) for name, path in paths.items()}
+    (_, _, best_score, _), (nlp, training, last_score, last_scores) = evaluated["model-best"], evaluated["model-last"]
+    kept = "model-best"
+    if last_score > best_score:
+        update_meta(training, nlp, {"other_scores": last_scores, "losses": {}})
+        nlp.to_disk(paths["model-best"])
+        kept = "model-last"
+    return {"model-best": best_score, "model-last": last_score, "kept": kept}
+
+
+def _evaluate_saved(path: Path) -> Tuple[Language, Dict[str, Any], float, Dict[str, Any]]:
+    """A saved pipeline, its resolved training settings, and its weighted
+    score and scores on its config's dev corpus, as spaCy's loop computes them."""
+    nlp = spacy.load(path)
+    config = nlp.config.interpolate()
+    training = registry.resolve(config["training"], schema=ConfigSchemaTraining)
+    (dev_corpus,) = resolve_dot_names(config, [training["dev_corpus"]])
+    score, scores = create_evaluation_callback(nlp, dev_corpus, training["score_weights"])()
+    return nlp, training, score, scores

@@ -88,3 +88,42 @@ def test_time_limit_callback():
     time.sleep(0.05)
     with pytest.raises(TrainingTimeUp, match="step 7"):
         callback(None, {"step": 7})
+
+
+def test_time_limit_sets_the_schedules_minutes(monkeypatch, tmp_path):
+    from spacy_punct.training import loop
+
+    seen = []
+    monkeypatch.setattr(loop, "spacy_train", lambda config, output, use_gpu, overrides: seen.append(overrides))
+    config = CONFIGS / "en_small_trf.cfg"
+    loop.train_for(config, tmp_path, max_minutes=58)
+    loop.train_for(config, tmp_path, max_minutes=58, overrides={"training.optimizer.learn_rate.minutes": 30})
+    loop.train_for(config, tmp_path)
+    loop.train_for(CONFIGS / "en_cpu.cfg", tmp_path, max_minutes=58)
+    assert seen[0]["training.optimizer.learn_rate.minutes"] == 58
+    assert seen[1]["training.optimizer.learn_rate.minutes"] == 30
+    assert "training.optimizer.learn_rate.minutes" not in seen[2]
+    assert "training.optimizer.learn_rate.minutes" not in seen[3]
+    assert all(overrides["training.before_update"]["minutes"] == 58 for overrides in (seen[0], seen[1], seen[3]))
+
+
+@pytest.mark.parametrize("last_score,kept", [(0.6, "model-last"), (0.4, "model-best")])
+def test_the_last_weights_replace_the_best_when_they_score_higher(trained, tmp_path, monkeypatch, last_score, kept):
+    from spacy_punct.training import loop
+
+    for name in ("model-best", "model-last"):
+        trained.meta["performance"] = {"punct_f": 0.5 if name == "model-best" else 0.0}
+        trained.meta["name"] = name.replace("-", "_")
+        trained.to_disk(tmp_path / name)
+
+    def evaluate_saved(path):
+        nlp = spacy.load(path)
+        score = last_score if path.name == "model-last" else 0.5
+        return nlp, {"score_weights": {"punct_f": 1.0}}, score, {"punct_f": score, "punct_p": 0.0}
+
+    monkeypatch.setattr(loop, "_evaluate_saved", evaluate_saved)
+    assert loop.keep_the_better_last(tmp_path) == {"model-best": 0.5, "model-last": last_score, "kept": kept}
+    meta = json.loads((tmp_path / "model-best" / "meta.json").read_text())
+    assert meta["name"] == kept.replace("-", "_")
+    assert meta["performance"] == {"punct_f": 0.5 if kept == "model-best" else last_score}
+    assert loop.keep_the_better_last(tmp_path / "nowhere") is None
