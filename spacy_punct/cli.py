@@ -602,8 +602,9 @@ def train(
     summary: Dict[str, Any] = {"minutes": minutes, "ended_by": reason}
     if end.final is not None:
         summary["final_evaluation"] = end.final
-        typer.echo(f"Dev score of model-last {end.final['model-last']:.4f}, of model-best "
-                   f"{end.final['model-best']:.4f}: model-best is {end.final['kept']}")
+        outcome = "saved as model-best" if end.final["kept"] == "model-last" else "model-best kept"
+        typer.echo(f"model-last scored {end.final['model-last']:.4f} on the dev data against model-best's "
+                   f"{end.final['model-best']:.4f}: {outcome}")
     (output / "training.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf8")
     typer.echo(f"Training ended after {minutes:.1f} minutes ({reason}); pipelines in {output}")
 
