@@ -7,7 +7,7 @@
 import json
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, NamedTuple
+from typing import Any, Dict, List, NamedTuple, Set
 
 from thinc.api import Config
 
@@ -64,19 +64,22 @@ RECIPES: Dict[str, Recipe] = {
     "en_small_trf": Recipe(
         "trf",
         "English punctuation restoration with a small pretrained encoder on CPU:\n"
-        "all-MiniLM-L6-v2 (6 layers, 384 wide), word-piece embeddings frozen (half\n"
-        "the weights: fewer gradients and optimizer steps), chunks of 100 words (one\n"
-        "128-piece window each in training), learning rate 2e-4 decaying linearly to\n"
-        "zero over 4,800 steps of 1,000 words (2e-4 beat 1e-4 by 1.6 points on\n"
+        "all-MiniLM-L6-v2 (6 layers, 384 wide) cut to its lowest 3 layers\n"
+        "(transformer_config: the loader reports the weights of layers 3 to 5\n"
+        "unused) without attention dropout (PyTorch's fused attention), word-piece\n"
+        "embeddings frozen (half the weights: fewer gradients and optimizer steps),\n"
+        "chunks of 100 words (one 128-piece window each in training), learning rate\n"
+        "2e-4 decaying linearly to zero over 4,800 steps of 1,000 words or by\n"
+        "`spacy-punct train --max-minutes` (2e-4 beat 1e-4 by 1.6 points on\n"
         "test2011 at step 1,800). A one-layer BiLSTM between the encoder and the head\n"
-        "(Alam et al. 2020): held-out 64.5 against 63.0, test2011 65.7 against 63.8\n"
-        "(QUESTION 61.7 against 55.6), GUM dev 58.0 against 56.1 at 3,200 steps. The\n"
-        "encoder in bfloat16 (cpu_precision \"auto\", on CPUs with bfloat16\n"
-        "instructions) trains 1.5 times as fast: 3,200 steps in 32.5 minutes on 2\n"
-        "cores against 49.4 in float32 (held-out 64.7 against 64.5), 4,800 in 49.9\n"
-        "(held-out 65.1, test2011 66.3, GUM dev 60.0). Without those instructions,\n"
-        "`spacy-punct train --max-minutes` brings the learning rate to zero by its\n"
-        "time limit (an AVX2 CPU: 2,150 steps in 58 minutes, test2011 63.4).",
+        "(Alam et al. 2020): test2011 65.7 against 63.8 (QUESTION 61.7 against\n"
+        "55.6) at 3,200 steps. Fewer layers take more steps in the hour: on a 2-core\n"
+        "AVX2 CPU, six layers 3,011 steps in 58 minutes (test2011 64.9, QUESTION\n"
+        "58.4), four 4,610 in 58 (66.0, 60.9), three all 4,800 in 49.4 (66.4, 68.8;\n"
+        "GUM dev 59.4 against 57.7 with six), and three read 1.5 times the words a\n"
+        "second of six. All six layers in bfloat16 (CPUs with bfloat16\n"
+        "instructions, cpu_precision \"auto\"): 4,800 steps in 49.9 minutes,\n"
+        "test2011 66.3.",
         {
             "nlp.lang": "en",
             "components.transformer.model.name": "sentence-transformers/all-MiniLM-L6-v2",
@@ -84,6 +87,8 @@ RECIPES: Dict[str, Recipe] = {
             "components.punctuator.model.context": {
                 "@architectures": "spacy_punct.BiLSTMEncoder.v1", "width": 384, "depth": 1, "dropout": 0.0,
             },
+            "components.transformer.model.transformer_config.num_hidden_layers": 3,
+            "components.transformer.model.transformer_config.attention_probs_dropout_prob": 0.0,
             "corpora.train.max_length": 100,
             "training.max_steps": 4800,
             "training.optimizer.learn_rate.warmup_steps": 200,
@@ -124,9 +129,11 @@ def render(name: str) -> str:
     lines = base.read_text(encoding="utf8").split("\n")
     while lines and lines[0].startswith("#"):
         lines.pop(0)  # the base's own header
+    open_sections = _empty_sections(lines)
     for path, value in recipe.overrides.items():
         section, key = path.rsplit(".", 1)
-        lines = _replace(lines, section, key, json.dumps(value, separators=(",", ":")), f"{name}: {path}")
+        value_text = json.dumps(value, separators=(",", ":"))
+        lines = _replace(lines, section, key, value_text, f"{name}: {path}", open_sections)
     gpu = " --gpu-id 0" if recipe.gpu else ""
     header = [
         *recipe.about.split("\n"),
@@ -144,17 +151,36 @@ def render(name: str) -> str:
     return text
 
 
-def _replace(lines: List[str], section: str, key: str, value: str, what: str) -> List[str]:
-    """Set `key = value` in `[section]` of a config's lines."""
+def _replace(lines: List[str], section: str, key: str, value: str, what: str, open_sections: Set[str]) -> List[str]:
+    """Set `key = value` in `[section]` of a config's lines. The key must be in
+    the base already, but for a section the base leaves empty (such as the
+    Hugging Face settings in transformer_config), which takes new keys."""
     header = f"[{section}]"
     if header not in lines:
         raise KeyError(f"{what}: no section {header}")
-    for i in range(lines.index(header) + 1, len(lines)):
-        if lines[i].startswith("["):
-            break
+    start = lines.index(header) + 1
+    end = start
+    while end < len(lines) and not lines[end].startswith("["):
+        end += 1
+    for i in range(start, end):
         if lines[i].split("=", 1)[0].strip() == key:
             return lines[:i] + [f"{key} = {value}"] + lines[i + 1 :]
-    raise KeyError(f"{what}: no {key} in {header}")
+    if header not in open_sections:
+        raise KeyError(f"{what}: no {key} in {header}")
+    last = max([start - 1, *(i for i in range(start, end) if lines[i].strip())])
+    return lines[: last + 1] + [f"{key} = {value}"] + lines[last + 1 :]
+
+
+def _empty_sections(lines: List[str]) -> Set[str]:
+    """The headers of the sections with no settings."""
+    empty = set()
+    for i, line in enumerate(lines):
+        if line.startswith("["):
+            following = lines[i + 1 :]
+            body = following[: next((j for j, l in enumerate(following) if l.startswith("[")), len(following))]
+            if not any(l.strip() and not l.startswith("#") for l in body):
+                empty.add(line)
+    return empty
 
 
 def main(check: bool) -> int:

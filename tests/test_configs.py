@@ -3,6 +3,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parent.parent
 
 
@@ -28,3 +30,20 @@ def test_a_stale_recipe_is_reported(tmp_path, monkeypatch):
     assert "width = 64" in (tmp_path / "hu_cpu.cfg").read_text()
     (tmp_path / "hu_cpu.cfg").write_text((tmp_path / "hu_cpu.cfg").read_text().replace("width = 64", "width = 65"))
     assert configs.main(check=True) == 1
+
+
+def test_only_a_section_the_base_leaves_empty_takes_new_keys():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import configs
+    finally:
+        sys.path.pop(0)
+    lines = ["[a]", "x = 1", "", "[a.hf]", "", "[b]", "y = 2"]
+    open_sections = configs._empty_sections(lines)
+    assert open_sections == {"[a.hf]"}
+    lines = configs._replace(lines, "a.hf", "layers", "4", "test", open_sections)
+    lines = configs._replace(lines, "a.hf", "dropout", "0.0", "test", open_sections)
+    assert lines == ["[a]", "x = 1", "", "[a.hf]", "layers = 4", "dropout = 0.0", "", "[b]", "y = 2"]
+    assert configs._replace(lines, "a", "x", "3", "test", open_sections)[1] == "x = 3"
+    with pytest.raises(KeyError, match="no z in"):
+        configs._replace(lines, "a", "z", "3", "test", open_sections)

@@ -9,19 +9,28 @@ from .conftest import TEXTS, reader_examples, train
 
 
 def trf_pipeline(
-    model_path, window=32, stride=24, cpu_precision=None, context=None, span_getter="spacy_punct.word_strided_spans.v1"
+    model_path,
+    window=32,
+    stride=24,
+    cpu_precision=None,
+    context=None,
+    span_getter="spacy_punct.word_strided_spans.v1",
+    transformer_config=None,
 ) -> spacy.Language:
     """A transformer and a punctuator listening to it; with `cpu_precision`,
     the transformer is spacy_punct's (spacy-transformers' otherwise); `context`:
-    the punctuator's sequence encoder."""
+    the punctuator's sequence encoder; `transformer_config`: Hugging Face
+    settings over the saved model's."""
     nlp = spacy.blank("en")
     precision = {} if cpu_precision is None else {"cpu_precision": cpu_precision}
+    hf_settings = {} if transformer_config is None else {"transformer_config": transformer_config}
     nlp.add_pipe(
         "transformer",
         config={
             "model": {
                 "@architectures": "spacy_punct.TransformerModel.v1" if precision else "spacy-transformers.TransformerModel.v3",
                 **precision,
+                **hf_settings,
                 "name": str(model_path),
                 "tokenizer_config": {"use_fast": True},
                 "get_spans": {
@@ -86,6 +95,33 @@ def test_transformer_round_trip(trained_trf, tmp_path):
         numpy.testing.assert_allclose(a[0], b[0], atol=1e-5)
     finally:
         pipe.rewrite = True
+
+
+def test_the_config_cuts_the_encoder_to_its_lowest_layers(tiny_bert, tmp_path):
+    """As configs/en_small_trf.cfg does (num_hidden_layers in transformer_config):
+    the lower layers keep their pretrained weights, and the cut encoder is
+    what is saved and loaded."""
+    import torch
+    from transformers import AutoModel
+
+    from spacy_punct.quantizer import hf_layers
+
+    def encoder(nlp):
+        (layer,) = hf_layers(nlp)
+        return layer.shims[0]._model
+
+    settings = {"num_hidden_layers": 1, "attention_probs_dropout_prob": 0.0}
+    nlp = trf_pipeline(tiny_bert, cpu_precision="float32", transformer_config=settings)
+    nlp.initialize()
+    cut, full = encoder(nlp), AutoModel.from_pretrained(tiny_bert)
+    assert len(full.encoder.layer) == 2 and len(cut.encoder.layer) == 1
+    assert cut.config.attention_probs_dropout_prob == 0.0
+    torch.testing.assert_close(cut.encoder.layer[0].state_dict(), full.encoder.layer[0].state_dict())
+    nlp.to_disk(tmp_path / "model")
+    loaded = spacy.load(tmp_path / "model")
+    assert len(encoder(loaded).encoder.layer) == 1
+    text = "so how was the trip it was long but we saw the coast"
+    assert loaded(text).text == nlp(text).text
 
 
 def test_empty_and_whitespace_docs_in_a_batch(trained_trf):

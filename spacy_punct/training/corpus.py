@@ -31,7 +31,10 @@ class PunctCorpus:
         chunk ends are not sentence ends. spaCy calls the reader every epoch
         only with `[training] max_epochs = -1`.
     shuffle: yield each epoch's chunks in random order (spaCy does not shuffle
-        with `max_epochs = -1`).
+        with `max_epochs = -1`). An epoch's chunks are then held in memory,
+        and the words read in the first epoch are kept for the next ones
+        rather than read from disk again (with `shuffle` off, one file is in
+        memory at a time).
     seed: seed of the chunk offsets and the order.
     limit: read at most this many docs (0: all).
     augmenter: applied to every example (for instance `spacy_punct.asr_noise.v1`).
@@ -75,6 +78,7 @@ class PunctCorpus:
             raise ValueError(f"lookahead must be [l_min, l_max] with 0 <= l_min <= l_max, not {lookahead}.")
         self.lookahead = tuple(lookahead) if lookahead is not None else None
         self.epoch = 0
+        self._read: Optional[List[List["WordRecord"]]] = None
 
     def __call__(self, nlp: Language) -> Iterator[Example]:
         rng = numpy.random.default_rng([self.seed, self.epoch])
@@ -91,9 +95,23 @@ class PunctCorpus:
                 augmented.predicted._.open_end = example.predicted._.open_end
                 yield augmented
 
-    def _examples(self, nlp: Language, rng: numpy.random.Generator) -> Iterator[Example]:
+    def _texts(self, nlp: Language) -> Iterator[List["WordRecord"]]:
+        """The word records of each doc; kept after a whole first reading
+        when the chunks are shuffled (and so held in memory anyway)."""
+        if self._read is not None:
+            yield from self._read
+            return
+        kept: List[List["WordRecord"]] = []
         for doc in read_docbins(self.path, nlp.vocab, self.limit):
             records = word_records(doc, self.lowercase)
+            if self.shuffle:
+                kept.append(records)
+            yield records
+        if self.shuffle:
+            self._read = kept
+
+    def _examples(self, nlp: Language, rng: numpy.random.Generator) -> Iterator[Example]:
+        for records in self._texts(nlp):
             for start, end in self._chunks(len(records), rng):
                 if self.lookahead is None:
                     example = make_example(nlp.vocab, records[start:end])

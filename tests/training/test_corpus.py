@@ -45,6 +45,29 @@ def test_chunks_lose_nothing_and_vary_by_epoch(nlp, corpus_path):
     assert [len(eg.predicted) for eg in again(nlp)] == [len(eg.predicted) for eg in first]
 
 
+def _chunk_texts(examples):
+    return [(eg.predicted.text, [t._.punct for t in eg.reference], eg.predicted._.open_end) for eg in examples]
+
+
+@pytest.mark.parametrize("shuffle,reads", [(True, 1), (False, 3)])
+def test_shuffled_epochs_read_the_files_once(nlp, corpus_path, monkeypatch, shuffle, reads):
+    from spacy_punct.training import corpus as module
+
+    settings = dict(max_length=4, random_chunks=True, shuffle=shuffle, seed=1)
+    expected = []
+    for epoch in range(3):
+        fresh = PunctCorpus(corpus_path, **settings)
+        fresh.epoch = epoch
+        expected.append(_chunk_texts(fresh(nlp)))
+    calls = []
+    read = module.read_docbins
+    monkeypatch.setattr(module, "read_docbins", lambda *args: calls.append(args) or read(*args))
+    corpus = PunctCorpus(corpus_path, **settings)
+    assert [_chunk_texts(corpus(nlp)) for _ in range(3)] == expected
+    assert len(calls) == reads
+    assert expected[0] != expected[1]
+
+
 def test_fixed_chunks(nlp, corpus_path):
     lengths = [len(eg.predicted) for eg in PunctCorpus(corpus_path, max_length=5)(nlp)]
     assert max(lengths) == 5
