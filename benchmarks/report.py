@@ -13,7 +13,7 @@ Usage: python benchmarks/report.py [--metrics metrics] [--training training] [--
 import argparse
 import json
 from pathlib import Path
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import matplotlib
 
@@ -39,7 +39,7 @@ TARGETS = {("en", "test2011"): 66.0, ("bn", "test_news"): 80.0, ("hu", "dev"): 6
 # the runs of the main section: the recipes on every corpus (the others get sections of their own)
 MAIN_RUNS = ("en", "bn", "hu", "en-tiny-trf")
 # metrics/<run>/*.json files that are not `spacy-punct evaluate` scores
-NOT_SCORES = ("windows", "streaming", "stream_memory", "speed", "scaling")
+NOT_SCORES = ("windows", "streaming", "stream_memory", "speed", "scaling", "frozen_layers", "train_step")
 
 
 def load(path: Path) -> Any:
@@ -114,7 +114,8 @@ def run_section(run: str, metrics: Path, training: Path) -> List[str]:
     summary = training / run / "training.json"
     if summary.exists():
         info = load(summary)
-        lines += [f"Training: {info['minutes']:.1f} minutes on the CPU, ended by the {info['ended_by']}.", ""]
+        ended = "the time limit" if info["ended_by"] == "time limit reached" else f"the {info['ended_by']}"
+        lines += [f"Training: {info['minutes']:.1f} minutes on the CPU, ended by {ended}.", ""]
     for path in sorted((metrics / run).glob("*.json")):
         if path.stem in NOT_SCORES:
             continue
@@ -271,9 +272,10 @@ def speed_section(speed: Dict[str, Any]) -> List[str]:
         "model in plain PyTorch: the encoder, word pieces averaged per word and the pipeline's heads (context "
         "encoder included) with its weights (in float32 its punctuation probabilities differ from the "
         f"pipeline's by {speed['plain_model_difference']['float32']:.0e} at most); the pipeline adds "
-        "alignment, decoding and the rewrite. bfloat16: the encoder under CPU autocast (`cpu_precision`; "
-        f"this CPU {'has' if speed['native_bfloat16'] else 'lacks'} bfloat16 instructions); int8: dynamic "
-        "quantization of its linear layers (`int8_quantizer`).",
+        "alignment, decoding and the rewrite. "
+        + ("bfloat16: the encoder under CPU autocast (`cpu_precision`; this CPU has bfloat16 instructions); "
+           if "bfloat16" in precisions else "No bfloat16: this CPU lacks bfloat16 instructions. ")
+        + "int8: dynamic quantization of the encoder's linear layers (`int8_quantizer`).",
         "",
         "| path | " + " | ".join(f"{p} words/s" for p in precisions) + " |",
         "|---|" + "---:|" * len(precisions),
@@ -290,6 +292,38 @@ def speed_section(speed: Dict[str, Any]) -> List[str]:
     )
     lines += ["", f"The pipeline reads {shares}.", ""]
     return lines
+
+
+def train_step_section(steps: Dict[str, Any], frozen: Optional[Dict[str, Any]]) -> List[str]:
+    """Training-step seconds of the small pretrained recipe (benchmarks/train_step.py,
+    benchmarks/frozen_layers.py)."""
+    rounds = f"best of {steps['rounds']} alternating rounds of {steps['steps']} steps"
+    lines = [
+        "## Training steps of the small pretrained recipe (configs/en_small_trf.cfg)",
+        "",
+        "`benchmarks/train_step.py`: reading the corpus and `nlp.update` on 1,000 words with the recipe's "
+        f"encoder cut to a number of layers and a given attention dropout, {steps['threads']} threads, {rounds}.",
+        "",
+        "| layers | attention dropout | seconds a step | steps a minute | against the first |",
+        "|---:|---:|---:|---:|---:|",
+    ]
+    first = next(iter(steps["best"].values()))
+    for variant, seconds in steps["best"].items():
+        layers, dropout = variant.split(":")
+        lines.append(f"| {layers} | {dropout} | {seconds:.3f} | {60 / seconds:.0f} | ×{first / seconds:.2f} |")
+    if frozen:
+        lines += [
+            "",
+            f"`benchmarks/frozen_layers.py`: the six-layer encoder alone, forward and backward over "
+            f"{frozen['windows']} windows of {frozen['pieces']} pieces, {frozen['threads']} threads, "
+            "its lowest layers frozen:",
+            "",
+            "| layers frozen | seconds a step | against none |",
+            "|---:|---:|---:|",
+        ]
+        none = frozen["seconds"]["0"]
+        lines += [f"| {n} | {s:.3f} | ×{none / s:.2f} |" for n, s in frozen["seconds"].items()]
+    return lines + [""]
 
 
 def scaling_section(scaling: Dict[str, Any]) -> List[str]:
@@ -409,6 +443,11 @@ def main() -> None:
     speed = args.metrics / "en-small-trf" / "speed.json"
     if speed.exists():
         sections["trf-speed"] = speed_section(load(speed))
+    train_step = args.metrics / "en-small-trf" / "train_step.json"
+    if train_step.exists():
+        frozen = args.metrics / "en-small-trf" / "frozen_layers.json"
+        sections["train-step-small-trf"] = train_step_section(
+            load(train_step), load(frozen) if frozen.exists() else None)
     recipes = args.metrics / "recipes.json"
     if recipes.exists():
         sections["recipes"] = recipes_section(load(recipes), args.output)

@@ -9,11 +9,11 @@ reads only the doc's own tokens. The weights are those of the same
 `torch.nn.LSTM`.
 
 Torch's fused CPU kernel (oneDNN) takes padded batches only, and runs a packed
-one step by step, two to three times slower. At inference on the CPU each
-direction of each layer therefore runs as a one-way LSTM over the padded
-batch, the backward one over every doc reversed within its own length: the
-padding comes after each doc's tokens in both directions, so the outputs are
-those of the packed run.
+one step by step, two to three times slower, in training as at inference. On
+the CPU each direction of each layer therefore runs as a one-way LSTM over
+the padded batch, the backward one over every doc reversed within its own
+length: the padding comes after each doc's tokens in both directions, so the
+outputs and gradients are those of the packed run (which other devices take).
 """
 from typing import Callable, Dict, List, Tuple, cast
 
@@ -54,8 +54,11 @@ class PackedBiLSTM(torch.nn.Module):
     def forward(self, X: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         if X.shape[0] == 0:  # every doc of the batch is empty
             return X.new_zeros(X.shape[0], X.shape[1], 2 * self.lstm.hidden_size)
-        if not self.training and X.device.type == "cpu":
+        if X.device.type == "cpu":
             return self._padded_forward(X, lengths)
+        return self._packed_forward(X, lengths)
+
+    def _packed_forward(self, X: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         # an empty doc is read as one step of padding, whose output is dropped
         packed = pack_padded_sequence(X, lengths.clamp(min=1), enforce_sorted=False)
         Y, _ = self.lstm(packed)
@@ -73,6 +76,8 @@ class PackedBiLSTM(torch.nn.Module):
         mask = valid.unsqueeze(2).to(X.dtype)
         H = X * mask
         for layer in range(self.lstm.num_layers):
+            if layer:  # as torch.nn.LSTM: dropout on the outputs of every layer but the last
+                H = torch.nn.functional.dropout(H, self.lstm.dropout, self.training)
             forward = self._run_one_way(H, layer, "")
             backward = self._run_one_way(H.gather(0, reverse.expand_as(H)), layer, "_reverse")
             backward = backward.gather(0, reverse.expand_as(backward))

@@ -29,19 +29,40 @@ def test_empty_sequences_beside_others():
     assert [Y.shape for Y in model.predict([Xs[0], Xs[2]])] == [(0, 8), (0, 8)]
 
 
-def test_the_padded_inference_run_gives_the_packed_outputs():
+def test_the_padded_cpu_run_gives_the_packed_outputs_and_gradients():
     torch.manual_seed(0)
     encoder = PackedBiLSTM(torch.nn.LSTM(12, 6, 3, bidirectional=True))
     lengths = torch.tensor([9, 0, 1, 4, 9, 2])
-    X = torch.randn(9, 6, 12) * (torch.arange(9).unsqueeze(1) < lengths).unsqueeze(2)
-    with torch.no_grad():
-        packed = encoder.train()(X, lengths)  # no dropout: the same function
-        padded = encoder.eval()(X, lengths)
     valid = (torch.arange(9).unsqueeze(1) < lengths).unsqueeze(2)
+    X = torch.randn(9, 6, 12) * valid
+    dY = torch.randn(9, 6, 12)
+    runs = []
+    for run in (encoder._packed_forward, encoder):  # no dropout: train mode is the same function
+        encoder.zero_grad()
+        Xr = X.clone().requires_grad_(True)
+        Y = run(Xr, lengths)
+        (Y * dY * valid).sum().backward()
+        runs.append((Y.detach(), Xr.grad, {name: p.grad.clone() for name, p in encoder.named_parameters()}))
+    (packed, dX_packed, dW_packed), (padded, dX_padded, dW_padded) = runs
     assert padded.shape == packed.shape == (9, 6, 12)
     torch.testing.assert_close(padded * valid, packed * valid, atol=1e-6, rtol=1e-5)
     assert not (padded * ~valid).any()
+    torch.testing.assert_close(dX_padded, dX_packed, atol=1e-5, rtol=1e-4)
+    assert set(dW_padded) == set(dW_packed) == {"lstm." + name for name, _ in encoder.lstm.named_parameters()}
+    for name in dW_packed:
+        torch.testing.assert_close(dW_padded[name], dW_packed[name], atol=1e-5, rtol=1e-4)
+    with torch.no_grad():
+        torch.testing.assert_close(encoder.eval()(X, lengths), padded)
     assert set(encoder.state_dict()) == {"lstm." + name for name in encoder.lstm.state_dict()}
+
+
+def test_dropout_between_layers_in_training_only():
+    torch.manual_seed(0)
+    encoder = PackedBiLSTM(torch.nn.LSTM(8, 4, 2, bidirectional=True, dropout=0.5))
+    X, lengths = torch.randn(5, 3, 8), torch.tensor([5, 3, 5])
+    with torch.no_grad():
+        assert not torch.equal(encoder.train()(X, lengths), encoder(X, lengths))
+        torch.testing.assert_close(encoder.eval()(X, lengths), encoder(X, lengths))
 
 
 def test_gradients_reach_inputs_and_weights():
