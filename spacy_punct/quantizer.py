@@ -140,6 +140,27 @@ class Int8Quantizer(Pipe):
         return self
 
 
+def storage_overrides(nlp: Language, weights_storage: str) -> Dict[str, Any]:
+    """The config overrides that load the pipeline `nlp` (as saved) with its
+    transformers' weights to be saved in `weights_storage` (see
+    `spacy_punct.layers.stored_weights`): for `load_pipeline(..., config=)`."""
+    from .layers.stored_weights import WEIGHTS_STORAGES
+    from .windows import transformer_names
+
+    if weights_storage not in WEIGHTS_STORAGES:
+        raise ValueError(f"weights_storage must be one of {', '.join(WEIGHTS_STORAGES)}, not {weights_storage!r}.")
+    overrides: Dict[str, Any] = {}
+    for name in transformer_names(nlp):
+        architecture = nlp.config["components"][name]["model"]["@architectures"]
+        if architecture != "spacy_punct.TransformerModel.v1":
+            raise ValueError(
+                f"'{name}' is built by {architecture}: only spacy_punct.TransformerModel.v1 stores its weights in "
+                f"{weights_storage}."
+            )
+        overrides[name] = {"model": {"weights_storage": weights_storage}}
+    return {"components": overrides}
+
+
 def add_quantizer(nlp: Language, dtype: str = "qint8") -> str:
     """Add an `int8_quantizer` before the pipeline's first transformer; return its name."""
     from .windows import transformer_names

@@ -30,18 +30,22 @@ def build_transformer_model(
     mixed_precision: bool = False,
     grad_scaler_config: Dict[str, Any] = {},
     cpu_precision: str = "auto",
+    weights_storage: str = "float32",
 ) -> Model:
     """`spacy-transformers.TransformerModel.v3` (same arguments) whose
     encoder runs on the CPU in `cpu_precision`: "float32", "bfloat16"
-    (autocast), or "auto" (bfloat16 where the CPU computes it natively), and
+    (autocast), or "auto" (bfloat16 where the CPU computes it natively),
     whose windows over the encoder's limit are split, not cut
-    (`piece_limit`)."""
+    (`piece_limit`), and whose weights are saved in `weights_storage`
+    ("float32", or "int8": a quarter of the size, see `stored_weights`)."""
     from spacy_transformers.layers import TransformerModel
 
     from .piece_limit import limit_window_pieces
+    from .stored_weights import store_weights
 
     model = TransformerModel(name, get_spans, tokenizer_config, transformer_config, mixed_precision, grad_scaler_config)
     limit_window_pieces(model)
+    store_weights(model, weights_storage)
     dtype = autocast_dtype(cpu_precision)
     if dtype is not None:
         autocast_layer(model.layers[0], dtype)

@@ -1,0 +1,84 @@
+"""spacy_punct.TransformerModel.v1's weights_storage, with the tiny local BERT."""
+import numpy
+import pytest
+import spacy
+import torch
+from spacy.tokens import DocBin
+from typer.testing import CliRunner
+
+from spacy_punct.cli import app
+from spacy_punct.inference import load_pipeline, predict_probs
+from spacy_punct.layers.stored_weights import INT8_SUFFIX, compact_state, expand_state
+from spacy_punct.quantizer import storage_overrides
+
+from ..conftest import TEXTS, reader_examples, train
+from ..test_transformer import trf_pipeline
+
+BARE = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
+
+
+def _probs(nlp):
+    return [p for _, p in predict_probs(nlp, (nlp.make_doc(t) for t in BARE))]
+
+
+def test_matrices_are_stored_as_int8_rows_within_half_a_step():
+    torch.manual_seed(0)
+    state = {"w": torch.randn(5, 7), "b": torch.randn(7), "zero": torch.zeros(2, 3), "ids": torch.arange(4)}
+    compact = compact_state(state)
+    assert compact["w" + INT8_SUFFIX].dtype == torch.int8 and "w" not in compact
+    assert compact["b"] is state["b"] and compact["ids"] is state["ids"]  # vectors and integers stay
+    expanded = expand_state(compact)
+    assert set(expanded) == set(state)
+    step = state["w"].abs().amax(dim=1, keepdim=True) / 127
+    assert bool(((expanded["w"] - state["w"]).abs() <= step / 2 + 1e-7).all())
+    assert bool((expanded["zero"] == 0).all())
+    # storing again what was read back changes nothing
+    again = expand_state(compact_state(expanded))
+    assert torch.equal(again["w"], expanded["w"])
+
+
+@pytest.fixture(scope="module")
+def trained_float(tiny_bert, tmp_path_factory):
+    nlp = trf_pipeline(tiny_bert, cpu_precision="float32")
+    path = tmp_path_factory.mktemp("stored") / "tiny.spacy"
+    DocBin(docs=[nlp.make_doc(t) for t in TEXTS]).to_disk(path)
+    train(nlp, reader_examples(nlp, path), n_iter=30)
+    out = path.parent / "float"
+    nlp.to_disk(out)
+    return out
+
+
+def test_an_int8_stored_pipeline_is_smaller_and_predicts_alike(trained_float, tmp_path):
+    reference = load_pipeline(trained_float)
+    compact = load_pipeline(trained_float, config=storage_overrides(reference, "int8"))
+    compact.to_disk(tmp_path / "int8")
+    float_size = (trained_float / "transformer" / "model").stat().st_size
+    int8_size = (tmp_path / "int8" / "transformer" / "model").stat().st_size
+    assert int8_size < 0.6 * float_size, (int8_size, float_size)  # the tiny BERT is mostly vectors and metadata
+    loaded = spacy.load(tmp_path / "int8")
+    assert loaded.config["components"]["transformer"]["model"]["weights_storage"] == "int8"
+    expected, got = _probs(reference), _probs(loaded)
+    for a, b in zip(expected, got):
+        assert a.shape == b.shape
+        assert numpy.abs(a - b).max() < 0.05
+    assert any(numpy.abs(a - b).max() > 0 for a, b in zip(expected, got))  # the int8 weights were read
+    loaded.to_disk(tmp_path / "again")  # loading and saving again loses nothing more
+    for a, b in zip(got, _probs(spacy.load(tmp_path / "again"))):
+        numpy.testing.assert_allclose(a, b, atol=1e-6)
+
+
+def test_storage_needs_spacy_punct_transformer(tiny_bert, trained):
+    with pytest.raises(ValueError, match="weights_storage must be one of"):
+        storage_overrides(trained, "int4")
+    nlp = trf_pipeline(tiny_bert)  # spacy-transformers.TransformerModel.v3
+    with pytest.raises(ValueError, match="only spacy_punct.TransformerModel.v1"):
+        storage_overrides(nlp, "int8")
+
+
+def test_quantize_cli_writes_int8_weights(trained_float, tmp_path):
+    result = CliRunner().invoke(app, ["quantize", str(trained_float), str(tmp_path / "q"), "--weights-storage", "int8"])
+    assert result.exit_code == 0, result.output
+    loaded = spacy.load(tmp_path / "q")
+    assert loaded.pipe_names[0] == "int8_quantizer"
+    assert loaded.config["components"]["transformer"]["model"]["weights_storage"] == "int8"
+    assert len(_probs(loaded)) == len(BARE)
