@@ -1,8 +1,13 @@
-"""Put a trained English pipeline into the package as the bundled `en`
-pipeline, with its model card: the data, their licences and the measured
-scores (from `spacy-punct evaluate` JSON files).
+"""Put a trained English pipeline into the package as a bundled pipeline
+(the output folder's name is its name, `<lang>_<name>`), then write its
+model card: the data, their licences and the scores measured on the bundled
+pipeline itself (`spacy-punct evaluate` JSON files). A transformer pipeline
+is bundled with its encoder's weights stored in int8 and an int8 quantizer
+(`--int8`).
 
-    python scripts/bundle_model.py training/en/model-best metrics/en spacy_punct/models/en
+    python scripts/bundle_model.py pipeline training/en/model-best spacy_punct/models/en_punct_sm
+    spacy-punct evaluate en_punct_sm corpus/en/eval --output-dir metrics/en_punct_sm
+    python scripts/bundle_model.py card spacy_punct/models/en_punct_sm metrics/en_punct_sm
 """
 import argparse
 import json
@@ -17,6 +22,8 @@ SOURCES = [
     {"name": "UD English GUM (train)", "url": "https://github.com/UniversalDependencies/UD_English-GUM",
      "license": "CC BY 4.0 / CC BY-NC-SA 4.0, by source"},
 ]
+ENCODER = {"name": "all-MiniLM-L6-v2 (sentence-transformers), its lowest three layers",
+           "url": "https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2", "license": "Apache 2.0"}
 TEST_SETS = {
     "test2011": "IWSLT test2011 (TED, reference transcripts)",
     "test2011.asr-noise-0.1": "IWSLT test2011, 10% of the words altered (simulated recognition errors)",
@@ -52,8 +59,8 @@ def performance(metrics: Path) -> Dict[str, Any]:
 
 
 def model_card(meta: Dict[str, Any], metrics: Path, about: str) -> str:
-    sources = "\n".join(f"- {s['name']}: {s['license']} ({s['url']})" for s in SOURCES)
-    return f"""# The bundled English pipeline (`en`)
+    sources = "\n".join(f"- {s['name']}: {s['license']} ({s['url']})" for s in meta["sources"])
+    return f"""# The bundled English pipeline `{meta['lang']}_{meta['name']}`
 
 {meta['description']}
 
@@ -71,7 +78,7 @@ recipe for other uses (README, "Training on the real corpora").
 ## Scores
 
 Measured with `spacy-punct evaluate` on lower-cased, unpunctuated input (one
-process, one thread, whole documents, scoring included):
+process, whole documents, scoring included; {meta.get('speed_threads', 1)} thread(s)):
 
 {chr(10).join(score_rows(metrics))}
 
@@ -80,41 +87,74 @@ truecaser on the cased test set (words written exactly as in the reference).
 """
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("model", type=Path, help="the trained pipeline (model-best)")
-    parser.add_argument("metrics", type=Path, help="folder of spacy-punct evaluate JSON files for it")
-    parser.add_argument("output", type=Path, help="the bundled pipeline's folder in the package")
-    parser.add_argument("--about", default="", help="a line on how it was trained")
-    args = parser.parse_args()
+def bundle_pipeline(model: Path, output: Path, int8: bool) -> None:
+    """Write the trained pipeline `model` to `output`, set to close each text's
+    last sentence; with `int8`, its encoder's weights stored in int8 and an
+    int8 quantizer before it."""
     from spacy.util import load_config
 
-    from spacy_punct import __version__, load_pipeline
+    from spacy_punct import load_pipeline
+    from spacy_punct.quantizer import add_quantizer, storage_overrides
 
-    meta_path = args.model / "meta.json"
-    meta = json.loads(meta_path.read_text(encoding="utf8"))
+    config = load_config(model / "config.cfg")
+    # the bundled pipeline punctuates whole texts: each ends with a sentence
+    names = [name for name, c in config["components"].items() if c.get("factory") == "punctuator"]
+    overrides: Dict[str, Any] = {"components": {name: {"close_last_sentence": True} for name in names}}
+    nlp = load_pipeline(model, config=overrides)
+    if int8:
+        overrides["components"].update(storage_overrides(nlp, "int8")["components"])
+        nlp = load_pipeline(model, config=overrides)
+        add_quantizer(nlp)
+    if output.exists():
+        shutil.rmtree(output)
+    nlp.to_disk(output)
+    size = sum(path.stat().st_size for path in output.rglob("*") if path.is_file())
+    print(f"Bundled {model} as {output} ({size / 1e6:.1f} MB)")
+
+
+def write_card(output: Path, metrics: Path, description: str, about: str, threads: int) -> None:
+    """Write the bundled pipeline's meta.json and MODEL_CARD.md, with the scores
+    in `metrics` (spacy-punct evaluate's JSON files, of this pipeline)."""
+    from spacy_punct import __version__
+
+    meta = json.loads((output / "meta.json").read_text(encoding="utf8"))
+    lang, name = output.name.split("_", 1)
     meta.update(
-        name="punct_en",
+        lang=lang,
+        name=name,
         version=__version__,
         description="English punctuation (COMMA, PERIOD, QUESTION) and truecasing for lower-case, "
-        "unpunctuated text such as speech-recognition output; the CPU recipe (configs/en_cpu.cfg).",
+        f"unpunctuated text such as speech-recognition output; {description}.",
         license=LICENSE,
-        sources=SOURCES,
-        performance=performance(args.metrics),
+        sources=SOURCES + ([ENCODER] if "transformer" in meta["pipeline"] else []),
+        performance=performance(metrics),
+        speed_threads=threads,
         spacy_punct_version=__version__,
     )
-    if args.output.exists():
-        shutil.rmtree(args.output)
-    # the bundled pipeline punctuates whole texts: each ends with a sentence
-    config = load_config(args.model / "config.cfg")
-    names = [name for name, c in config["components"].items() if c.get("factory") == "punctuator"]
-    load_pipeline(args.model, config={"components": {name: {"close_last_sentence": True} for name in names}}).to_disk(
-        args.output
-    )
-    (args.output / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf8")
-    (args.output / "MODEL_CARD.md").write_text(model_card(meta, args.metrics, args.about), encoding="utf8")
-    size = sum(path.stat().st_size for path in args.output.rglob("*") if path.is_file())
-    print(f"Bundled {args.model} as {args.output} ({size / 1e6:.1f} MB)")
+    (output / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf8")
+    (output / "MODEL_CARD.md").write_text(model_card(meta, metrics, about), encoding="utf8")
+    print(f"Wrote {output / 'MODEL_CARD.md'} and its meta.json")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    pipeline = commands.add_parser("pipeline", help="write the bundled pipeline")
+    pipeline.add_argument("model", type=Path, help="the trained pipeline (model-best)")
+    pipeline.add_argument("output", type=Path, help="the bundled pipeline's folder in the package")
+    pipeline.add_argument("--int8", action="store_true",
+                          help="a transformer pipeline: its encoder's weights stored in int8, its linear layers run in int8")
+    card = commands.add_parser("card", help="write the bundled pipeline's meta.json and model card from its scores")
+    card.add_argument("output", type=Path, help="the bundled pipeline's folder in the package")
+    card.add_argument("metrics", type=Path, help="folder of spacy-punct evaluate JSON files for it")
+    card.add_argument("--about", default="", help="a line on how it was trained")
+    card.add_argument("--description", default="the CPU recipe (configs/en_cpu.cfg)", help="the recipe, in words")
+    card.add_argument("--threads", type=int, default=1, help="the threads the scores' words/s were measured with")
+    args = parser.parse_args()
+    if args.command == "pipeline":
+        bundle_pipeline(args.model, args.output, args.int8)
+    else:
+        write_card(args.output, args.metrics, args.description, args.about, args.threads)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from spacy_punct import load_pipeline, punctuate
-from spacy_punct.bundled import BUNDLED_DIR, bundled_names, resolve_model
+from spacy_punct.bundled import BUNDLED_DIR, bundled_names, default_pipeline, resolve_model
 from spacy_punct.cli import app
 
 TEXT = "so how was the trip it was long but we saw the coast where did you stay in a small hotel near the harbour"
@@ -16,19 +16,33 @@ def _words(text):
     return re.sub(r"[,.?!;:]", "", text).lower().split()
 
 
-def test_the_english_pipeline_ships_with_the_package():
-    assert "en" in bundled_names()
-    meta = json.loads((BUNDLED_DIR / "en" / "meta.json").read_text(encoding="utf8"))
+# the most each bundled pipeline may take on disk
+SIZE_LIMITS = {"en_punct_sm": 12e6}
+
+
+@pytest.mark.parametrize("name", sorted(SIZE_LIMITS))
+def test_the_english_pipelines_ship_with_the_package(name):
+    assert name in bundled_names()
+    folder = BUNDLED_DIR / name
+    meta = json.loads((folder / "meta.json").read_text(encoding="utf8"))
+    assert meta["lang"] + "_" + meta["name"] == name
     assert meta["license"] and meta["sources"]
     assert meta["performance"]["test2011"]["punct_f"] > 0
-    assert (BUNDLED_DIR / "en" / "MODEL_CARD.md").is_file()
-    size = sum(path.stat().st_size for path in (BUNDLED_DIR / "en").rglob("*") if path.is_file())
-    assert size < 12e6
+    assert (folder / "MODEL_CARD.md").is_file()
+    size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+    assert size < SIZE_LIMITS[name]
 
 
-@pytest.fixture(scope="module")
-def english():
-    return load_pipeline("en")
+def test_the_language_code_names_the_most_accurate_pipeline():
+    assert "en" in bundled_names()
+    assert default_pipeline("en") == "en_punct_sm"
+    assert resolve_model("en") == BUNDLED_DIR / "en_punct_sm"
+    assert default_pipeline("xx") is None
+
+
+@pytest.fixture(scope="module", params=sorted(SIZE_LIMITS))
+def english(request):
+    return load_pipeline(request.param)
 
 
 def test_the_english_pipeline_punctuates_by_name(english):
@@ -51,11 +65,13 @@ def test_empty_and_blank_texts_beside_others(english):
     assert [doc.text for doc in punctuate(english, texts)][1] == next(punctuate(english, [TEXT])).text
 
 
-def test_a_folder_of_that_name_wins(tmp_path, monkeypatch):
+def test_a_pipeline_folder_of_that_name_wins(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert resolve_model("en") == BUNDLED_DIR / "en"
-    (tmp_path / "en").mkdir()
-    assert resolve_model("en") == "en"
+    assert resolve_model("en_punct_sm") == BUNDLED_DIR / "en_punct_sm"
+    (tmp_path / "en_punct_sm").mkdir()  # a folder that holds no pipeline (data, say) hides nothing
+    assert resolve_model("en_punct_sm") == BUNDLED_DIR / "en_punct_sm"
+    (tmp_path / "en_punct_sm" / "config.cfg").write_text("", encoding="utf8")
+    assert resolve_model("en_punct_sm") == "en_punct_sm"
     assert resolve_model("en_core_web_sm") == "en_core_web_sm"
 
 
