@@ -11,9 +11,19 @@ setup(
     description="Punctuation restoration as a trainable spaCy pipeline component",
     long_description=(Path(__file__).parent / "README.md").read_text(encoding="utf8"),
     long_description_content_type="text/markdown",
+    author="The spacy-punct developers",
+    # the code; each bundled pipeline states its own licence (meta.json, MODEL_CARD.md)
+    license="MIT",
+    license_files=["LICENSE"],
+    classifiers=[
+        "License :: OSI Approved :: MIT License",
+        "Programming Language :: Python :: 3",
+        "Topic :: Text Processing :: Linguistic",
+        "Typing :: Typed",
+    ],
     packages=find_packages(include=["spacy_punct", "spacy_punct.*"]),
     # the bundled pipelines (spacy_punct/models/<name>/): loaded by name, e.g. "en"
-    package_data={"spacy_punct": ["models/*/*", "models/*/*/*"]},
+    package_data={"spacy_punct": ["py.typed", "models/*/*", "models/*/*/*"]},
     python_requires=">=3.9",
     install_requires=[
         "spacy>=3.7,<3.9",
@@ -42,6 +52,10 @@ setup(
             "spacy_punct.LowercaseEmbed.v1 = spacy_punct.layers.lowercase:build_lowercase_embed",
             "spacy_punct.TransformerModel.v1 = spacy_punct.layers.autocast:build_transformer_model",
             "spacy_punct.Tok2Vec.v1 = spacy_punct.layers.spaces:build_tok2vec",
+        ],
+        "spacy_misc": [
+            "spacy_punct.fixed_lookahead.v1 = spacy_punct.streaming:create_fixed_lookahead",
+            "spacy_punct.entropy_lookahead.v1 = spacy_punct.streaming:create_entropy_lookahead",
         ],
         "spacy_span_getters": [
             "spacy_punct.word_strided_spans.v1 = spacy_punct.span_getters:configure_word_strided_spans",
