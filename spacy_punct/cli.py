@@ -67,7 +67,7 @@ def _load(model: str, keep_existing: Optional[bool] = None, thresholds: Optional
     if margins:
         settings["margins"] = _parse_settings(margins, "--margin")
     try:
-        nlp = load_pipeline(model)
+        nlp = load_pipeline(model, threads=None)  # each command sets its --threads
         if settings:
             name, pipe = find_punctuator(nlp)
             pipe.label_set.check_known(settings.get("thresholds", {}), "--threshold")
@@ -304,7 +304,7 @@ def _punctuate_on_ray(model: str, input: Optional[Path], output: Optional[Path],
         fail(f"the output folder {output} exists: choose a new one (nothing was written).")
     try:
         input_format(input)
-        load_pipeline(model)  # fail here, not in every actor
+        load_pipeline(model, threads=None)  # fail here, not in every actor
         count = punctuate_files(model, input, output, workers=workers, batch_size=batch_size, threads=threads)
     except (PipelineError, ValueError) as e:
         fail(str(e))
@@ -428,7 +428,7 @@ def quantize(
     nlp = _load(model)
     try:
         if weights_storage != "float32":
-            nlp = load_pipeline(model, config=storage_overrides(nlp, weights_storage))
+            nlp = load_pipeline(model, config=storage_overrides(nlp, weights_storage), threads=None)
         add_quantizer(nlp, dtype)
     except (PipelineError, ValueError) as e:
         fail(str(e))
@@ -675,7 +675,7 @@ def tune(
         f"{chosen_thresholds} and margins {chosen_margins}"
     )
     settings = {"thresholds": chosen_thresholds, "margins": chosen_margins}
-    load_pipeline(model, config={"components": {name: settings}}).to_disk(output)
+    load_pipeline(model, config={"components": {name: settings}}, threads=None).to_disk(output)
     typer.echo(f"Saved {output}")
 
 

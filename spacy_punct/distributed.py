@@ -21,7 +21,6 @@ import ray
 from . import ray_io
 from .inference import RecordError, parse_record_line, punctuate_records, record_line
 from .ray_io import JSONLinesSink, JSONLinesSource, ParquetSource
-from .threads import set_threads
 
 # the read and write tasks unpickle the source and sink without importing this package
 ray.cloudpickle.register_pickle_by_value(ray_io)
@@ -44,8 +43,7 @@ class PunctuateBatch:
     def __init__(self, model: str, threads: int = 1, batch_size: int = 64) -> None:
         from .inference import load_pipeline
 
-        set_threads(threads)
-        self.nlp = load_pipeline(model)
+        self.nlp = load_pipeline(model, threads=threads)
         self.batch_size = batch_size
 
     def __call__(self, batch: pyarrow.Table) -> pyarrow.Table:

@@ -27,6 +27,7 @@ from .extensions import register_extensions, set_token_values, token_values
 from .factory_imports import named_factories_only
 from .punctuator import Punctuator
 from .rewrite import rewrite_doc
+from .threads import DEFAULT_THREADS, set_threads
 from .timed import WORD_LIST_KEYS, RecordError, record_word_list, timed_words, words_doc
 from .training.augment import create_asr_noise_augmenter, create_case_noise_augmenter, create_chained_augmenters
 from .training.corpus import PunctCorpus, gold_doc, read_docbins, word_records
@@ -48,11 +49,17 @@ def find_punctuator(nlp: Language) -> Tuple[str, Punctuator]:
     raise PipelineError(f"The pipeline has no punctuator component (it has {nlp.pipe_names}).")
 
 
-def load_pipeline(model: Union[str, Path], config: Optional[Dict[str, Any]] = None) -> Language:
-    """Load a pipeline (a bundled pipeline's short name such as "en", a
-    package name or a folder) and check that it has a punctuator. `config`:
-    overrides, as for `spacy.load`
-    (e.g. {"components": {"punctuator": {"keep_existing": True}}})."""
+def load_pipeline(
+    model: Union[str, Path], config: Optional[Dict[str, Any]] = None, *, threads: Optional[int] = DEFAULT_THREADS
+) -> Language:
+    """Load a pipeline (a bundled pipeline's name such as "en" or
+    "en_punct_sm", a package name or a folder) and check that it has a
+    punctuator. `config`: overrides, as for `spacy.load`
+    (e.g. {"components": {"punctuator": {"keep_existing": True}}}).
+    `threads`: torch's threads for this process from now on (see
+    `spacy_punct.threads`): one by default, which stays fast when other
+    processes share the cores; None leaves torch's setting as it is."""
+    set_threads(threads)
     try:
         # dense layers through numpy's BLAS: several times faster on CPUs than
         # thinc's default (blis) for the same products

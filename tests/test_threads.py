@@ -34,3 +34,23 @@ def test_worker_processes_after_the_parent_used_the_model():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
+
+
+def test_load_pipeline_sets_one_thread_unless_told(trained, tmp_path):
+    """A library user who loads a pipeline gets one torch thread, which stays
+    fast when other processes share the cores; threads=N or None choose."""
+    from spacy_punct import load_pipeline
+
+    trained.to_disk(tmp_path / "model")
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        load_pipeline(tmp_path / "model")
+        assert torch.get_num_threads() == 1
+        torch.set_num_threads(2)
+        load_pipeline(tmp_path / "model", threads=None)
+        assert torch.get_num_threads() == 2
+        load_pipeline(tmp_path / "model", threads=3)
+        assert torch.get_num_threads() == 3
+    finally:
+        torch.set_num_threads(before)
