@@ -263,6 +263,8 @@ def mark_slots(doc: Doc, table: Optional[TokenTable] = None) -> MarkSlots:
                 slots.abbreviations.discard(current)
             current = i
             words.append(i)
+            if len(text) > 2 and text.endswith(".") and _is_abbreviation(text[:-1], abbreviations):
+                slots.abbreviations.add(i)  # a word with its period in one token (`e.g.`)
             glued = not spaced
             continue
         if current >= 0:

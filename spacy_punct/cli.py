@@ -15,6 +15,7 @@ from tqdm import tqdm
 from . import textio
 from .captions import CAPTION_FORMATS, CaptionWord, CueBuilder, caption_header, doc_caption_words, format_cue
 from .convert import CONVERTERS, ConversionError, ConversionStats, ConvertOptions
+from .decode import check_settings
 from .inference import PipelineError, RecordError, evaluate as evaluate_pipeline
 from .inference import find_punctuator, load_pipeline, output_record, parse_record_line, punctuate_docs, punctuate_parts
 from .inference import record_doc, record_line
@@ -70,8 +71,7 @@ def _load(model: str, keep_existing: Optional[bool] = None, thresholds: Optional
         nlp = load_pipeline(model, threads=None)  # each command sets its --threads
         if settings:
             name, pipe = find_punctuator(nlp)
-            pipe.label_set.check_known(settings.get("thresholds", {}), "--threshold")
-            pipe.label_set.check_known(settings.get("margins", {}), "--margin")
+            check_settings(pipe.label_set, settings.get("thresholds"), settings.get("margins"), ("--threshold", "--margin"))
             for key, value in settings.items():
                 setattr(pipe, key, value)
     except (PipelineError, ValueError) as e:

@@ -4,13 +4,46 @@ thresholds, Cai & Wang's margins), the mark per token under the doc's masks
 starts that follow from the marks. The annotations and the rewrite both read
 these decisions, so each rule exists here once."""
 from dataclasses import dataclass
-from typing import List, Mapping, Optional, Sequence
+from typing import List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 from spacy.tokens import Doc
 
 from .align import MarkSlots, TokenTable, mark_slots, token_table
 from .labels import LabelSet, ends_sentence
+
+
+def check_settings(
+    label_set: LabelSet,
+    thresholds: Optional[Mapping[str, float]] = None,
+    margins: Optional[Mapping[str, float]] = None,
+    names: Tuple[str, str] = ("Thresholds", "Margins"),
+) -> None:
+    """Raise if a threshold or margin names a class the set lacks or is not
+    a number from 0 to 1; `names`: the two settings' names in the message."""
+    for setting, values in zip(names, (thresholds or {}, margins or {})):
+        label_set.check_known(values, setting)
+        for label, value in values.items():
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"{setting} {label}={value}: give a number from 0 to 1.")
+
+
+def threshold_scores(
+    probs: numpy.ndarray, label_set: LabelSet, thresholds: Optional[Mapping[str, float]] = None
+) -> numpy.ndarray:
+    """Per row and class, a score whose largest value is the class chosen
+    under `thresholds` (see `decide`): a class with a threshold scores -1
+    below it and 1 + p at or above it; other classes score p."""
+    probs = numpy.asarray(probs, dtype="float64")  # float32 would lose 1 + p for a tiny p
+    scores = probs.copy()
+    for label, threshold in (thresholds or {}).items():
+        column = label_set.index(label)
+        if column == 0:
+            continue
+        reached = probs[:, column] >= threshold
+        scores[~reached, column] = -1.0
+        scores[reached, column] += 1.0
+    return scores
 
 
 def decide(
@@ -27,22 +60,12 @@ def decide(
     margins: Cai & Wang (2019): a mark q with margin ξ is written only if
         (p(q) - p(w)) / p(q) > ξ for every other class w; else EMPTY.
     """
-    thresholds = dict(thresholds or {})
     margins = dict(margins or {})
-    label_set.check_known(thresholds, "Thresholds")
-    label_set.check_known(margins, "Margins")
+    check_settings(label_set, thresholds, margins)
     if not len(probs):
         return numpy.zeros((0,), dtype="i")
-    probs = numpy.asarray(probs, dtype="float64")  # float32 would lose 1 + p for a tiny p
-    scores = probs.copy()
-    for label, threshold in thresholds.items():
-        column = label_set.index(label)
-        if column == 0:
-            continue
-        reached = probs[:, column] >= threshold
-        scores[~reached, column] = -1.0
-        scores[reached, column] += 1.0
-    guesses = scores.argmax(axis=1)
+    probs = numpy.asarray(probs, dtype="float64")
+    guesses = threshold_scores(probs, label_set, thresholds).argmax(axis=1)
     for label, margin in margins.items():
         column = label_set.index(label)
         if column == 0:
@@ -53,6 +76,19 @@ def decide(
         relative = (chosen - others) / numpy.maximum(chosen, 1e-12)
         guesses[rows[relative <= margin]] = 0
     return guesses
+
+
+def closing_mark(probs: numpy.ndarray, label_set: LabelSet, thresholds: Optional[Mapping[str, float]] = None) -> str:
+    """The sentence-final mark for a text's last word, whose class
+    probabilities are `probs`: the most probable final class whose threshold
+    (if any) is reached; the most probable final class where none is."""
+    final = numpy.flatnonzero(label_set.final_mask)
+    if not len(final):
+        return ""
+    scores = threshold_scores(probs[None, :], label_set, thresholds)[0, final]
+    if scores.max() < 0:
+        scores = numpy.asarray(probs, dtype="float64")[final]
+    return label_set.mark(int(final[numpy.argmax(scores)]))
 
 
 @dataclass
@@ -86,8 +122,9 @@ def decode(
     add_marks: False writes no mark where the input has none and keeps every
         existing one (text that is punctuated already: only case changes).
     close_end: the doc is a whole text, so its last word ends a sentence:
-    where no sentence-final mark was decided there (and none is written
-    there), the most probable sentence-final class is written.
+    where no sentence-final mark was decided there, the text's own final
+    mark stays, an abbreviation's period ends it, or else the `closing_mark`
+    is written (not, with `keep_existing`, after a mark the text has there).
     """
     table = token_table(doc)
     slots = mark_slots(doc, table)
@@ -105,10 +142,15 @@ def decode(
             marks[i] = existing
     if close_end and slots:
         last = slots.words[-1]
-        if not ends_sentence(marks[last]) and last not in slots.existing and last not in slots.abbreviations:
-            final = numpy.flatnonzero(label_set.final_mask)
-            if len(final):
-                marks[last] = label_set.mark(int(final[numpy.argmax(probs[last, final])]))
+        existing = slots.existing.get(last, "")
+        if ends_sentence(marks[last]) or (keep_existing and existing):
+            pass
+        elif ends_sentence(existing):  # the text's own final mark, where the prediction was weaker
+            marks[last] = existing
+        elif last in slots.abbreviations:  # its period ends the text (and is not written twice)
+            marks[last] = "."
+        else:
+            marks[last] = closing_mark(probs[last], label_set, thresholds)
     return Decisions(marks, sentence_starts(table, marks), slots, table)
 
 

@@ -343,9 +343,10 @@ def test_keep_existing_threshold_and_margin_options(trained, tmp_path):
     text = "so, how was the trip? it was long but we saw the coast\n"
     kept = runner.invoke(app, ["punctuate", model, "--keep-existing"], input=text)
     assert kept.exit_code == 0 and kept.stdout == TEXTS[0] + "\n"
-    fewer = runner.invoke(app, ["punctuate", model, "--threshold", "COMMA=1.01", "--margin", "QUESTION=0.5"], input=text)
+    fewer = runner.invoke(app, ["punctuate", model, "--threshold", "COMMA=1.0", "--margin", "QUESTION=0.5"], input=text)
     assert fewer.exit_code == 0 and "," not in fewer.stdout.replace("so,", "")
-    for bad in (["--threshold", "TILDE=0.3"], ["--threshold", "COMMA"], ["--margin", "COMMA=x"]):
+    for bad in (["--threshold", "TILDE=0.3"], ["--threshold", "COMMA"], ["--margin", "COMMA=x"],
+                ["--threshold", "QUESTION=1.5"], ["--margin", "COMMA=-1"]):
         result = runner.invoke(app, ["punctuate", model, *bad], input=text)
         assert result.exit_code == 1 and "Error" in result.output, bad
 

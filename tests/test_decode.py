@@ -94,9 +94,51 @@ def test_close_end_writes_the_likeliest_final_mark(nlp):
     assert decode(doc, probs, LABELS, close_end=True).marks == ["", "", "", "?"]  # QUESTION over PERIOD
     probs[3] = [0.1, 0.6, 0.2, 0.1]  # a comma predicted at the end becomes a full stop
     assert decode(doc, probs, LABELS, close_end=True).marks == ["", "", "", "."]
-    # a mark written at the end stays with keep_existing; an abbreviation's period ends the text
-    for text in ("so how was it,", "we met dr."):
-        doc = nlp(text)
-        probs = numpy.tile(numpy.array([0.9, 0.04, 0.02, 0.04], dtype="f"), (len(doc), 1))
-        marks = decode(doc, probs, LABELS, keep_existing=True, close_end=True).marks
-        assert marks == decode(doc, probs, LABELS, keep_existing=True).marks
+    # a mark written at the end stays with keep_existing
+    doc = nlp("so how was it,")
+    probs = numpy.tile(numpy.array([0.9, 0.04, 0.02, 0.04], dtype="f"), (len(doc), 1))
+    marks = decode(doc, probs, LABELS, keep_existing=True, close_end=True).marks
+    assert marks == decode(doc, probs, LABELS, keep_existing=True).marks == ["", "", "", ",", ""]
+
+
+def test_close_end_keeps_the_texts_own_final_mark(nlp):
+    """`it was long.` lost its period where the prediction was EMPTY; `yes;`
+    ended with a comma: every text ends a sentence."""
+    doc = nlp("so how was the trip it was long.")
+    probs = numpy.tile(numpy.array([0.9, 0.04, 0.02, 0.04], dtype="f"), (len(doc), 1))
+    assert decode(doc, probs, LABELS, close_end=True).marks[-2] == "."
+    doc = nlp("yes;")
+    probs = numpy.array([[0.1, 0.6, 0.2, 0.1], [1.0, 0.0, 0.0, 0.0]], dtype="f")
+    assert decode(doc, probs, LABELS, close_end=True).marks == [".", ""]
+    assert decode(doc, probs, LABELS, close_end=True, keep_existing=True).marks == [";", ""]
+
+
+@pytest.mark.parametrize("text", ["we met dr.", "we use e.g.", "that is i.e."])
+def test_an_abbreviations_period_ends_the_text(nlp, text):
+    doc = nlp(text)
+    probs = numpy.tile(numpy.array([0.1, 0.8, 0.05, 0.05], dtype="f"), (len(doc), 1))  # commas everywhere
+    last = max(i for i, t in enumerate(doc) if not t.is_punct)
+    for keep_existing in (False, True):
+        marks = decode(doc, probs, LABELS, close_end=True, keep_existing=keep_existing).marks
+        assert marks[last] == "."
+
+
+def test_close_end_respects_thresholds(nlp):
+    """--threshold QUESTION=0.99 still gave `?` at the end with p = 0.17."""
+    doc = nlp("it was long")
+    probs = numpy.tile(numpy.array([0.7, 0.03, 0.1, 0.17], dtype="f"), (len(doc), 1))
+    assert decode(doc, probs, LABELS, close_end=True).marks[-1] == "?"
+    assert decode(doc, probs, LABELS, close_end=True, thresholds={"QUESTION": 0.99}).marks[-1] == "."
+    # where no final class reaches its threshold, the most probable one closes the text
+    both = {"QUESTION": 0.99, "PERIOD": 0.99}
+    assert decode(doc, probs, LABELS, close_end=True, thresholds=both).marks[-1] == "?"
+
+
+def test_settings_are_probabilities():
+    probs = numpy.array([[0.6, 0.3, 0.1, 0.0]], dtype="f")
+    for bad in ({"QUESTION": 1.5}, {"COMMA": -0.1}):
+        with pytest.raises(ValueError, match="give a number from 0 to 1"):
+            decide(probs, LABELS, bad)
+        with pytest.raises(ValueError, match="give a number from 0 to 1"):
+            decide(probs, LABELS, margins=bad)
+    assert decide(probs, LABELS, {"QUESTION": 1.0}, {"COMMA": 0.0}).tolist() == [0]

@@ -103,8 +103,11 @@ def test_thresholds(trained):
     pipe = trained.get_pipe("punctuator")
     text = "well the weather was fine we walked we talked and we ate fish"
     assert "," in trained(text).text
-    pipe.thresholds = {"COMMA": 1.01}
+    pipe.thresholds = {"COMMA": 1.0}
     assert "," not in trained(text).text
+    pipe.thresholds = {"COMMA": 1.01}  # not a probability
+    with pytest.raises(ValueError, match="give a number from 0 to 1"):
+        trained(text)
     pipe.thresholds = {"TILDE": 0.5}
     with pytest.raises(ValueError, match="unknown labels"):
         trained(text)

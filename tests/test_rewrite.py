@@ -153,3 +153,12 @@ def test_a_symbol_opens_no_sentence(nlp):
     assert rewrite_doc(doc).text == "I'm fine. 🙂 Thanks and you?"
     assert rewrite_doc(_marked(nlp, "→ so it goes", {3: "."})).text == "→ So it goes."
     assert rewrite_doc(_marked(nlp, "3 people came", {2: "."})).text == "3 people came."
+
+
+def test_an_abbreviation_in_one_token_takes_no_second_period(nlp):
+    """`e.g.` and `i.e.` are one token each: a full stop predicted after them
+    was written as `e.g..`."""
+    doc = _marked(nlp, "we use e.g. this or i.e. that", {2: ".", 5: "?"})
+    assert [t.text for t in doc][2] == "e.g."
+    assert rewrite_doc(doc).text == "We use e.g. This or i.e.? That"
+    assert _punctuate(nlp, "we use e.g.", {"e.g.": "PERIOD"}).text == "We use e.g."
