@@ -4,7 +4,7 @@ addresses, paths, code), and symbols, which open no sentence."""
 import re
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Dict, FrozenSet, Iterable, Mapping
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Sequence
 
 # words written with a capital in any position, per language
 ALWAYS_CAPITALISED: Dict[str, FrozenSet[str]] = {"en": frozenset({"i"})}
@@ -17,6 +17,7 @@ _UNCASABLE = re.compile(
       | [/\\]                        # a path
       | ^[^.\s]+(\.[^.\s]+)*\.(com|org|net|edu|gov|io|de|uk|hu|txt|py|json|html|pdf)$  # a domain or file name
       | _|[0-9][a-z]+[0-9]           # code: snake_case, letters between digits
+      | ^v[0-9]+(\.[0-9a-z]+)+$|^[0-9]+(\.[0-9]+){2,}$  # a version: v1.2, 1.2.3
     )""",
     re.X | re.I,
 )
@@ -25,6 +26,8 @@ _CAMEL = re.compile(r"[a-z][A-Z]")
 # a name with an apostrophe after its first letters: o'brien, d'angelo
 _APOSTROPHE_NAME = re.compile(r"^([^\W\d_]+['\u2019])([^\W\d_]{2,})$")
 _MC_NAME = re.compile(r"^(mc)([^\W\d_]{3,})$", re.IGNORECASE)
+# a clitic written onto the word before it: 's 'm 're 've 'll 'd n't
+_CLITIC = re.compile(r"^(['\u2019][a-z]{1,2}|n['\u2019]t)$", re.IGNORECASE)
 # a model's placeholder token, such as the noise augmenter's [UNK]
 _PLACEHOLDER = re.compile(r"^\[[A-Z]+\]$")
 
@@ -63,6 +66,52 @@ def is_symbol(text: str) -> bool:
     word to capitalise, so a sentence opened by one capitalises the word
     after it (`Fine. 🙂 Thanks`)."""
     return not any(char.isalnum() for char in text)
+
+
+# what the rewrite may change of a token's case (see `case_roles`)
+WHOLE, PART, FIRST, INNER, FIXED = "whole", "part", "first", "inner", "fixed"
+_HYPHENS = frozenset({"-", "\u2010", "\u2011"})
+
+
+def case_roles(texts: Sequence[str], spaced: Sequence[bool], is_space: Sequence[bool], punct: Sequence[bool]) -> List[str]:
+    """Per token, what the rewrite may change of its case, by the written
+    word (the tokens between whitespace) it is part of, leading and trailing
+    punctuation aside: WHOLE, a word in one token (clitics aside: `i'm`,
+    `john's`), which takes every case rule; PART, a part of a hyphenated word
+    (`jean` and `luc` of `jean-luc`), which takes a truecaser's form only
+    where it is a capital first letter (`Jean-Luc`, not `CO-operate`), and
+    the first one a sentence's first capital; FIRST, the first part of
+    another longer word (`km` of `km/h`), which takes only a sentence's first
+    capital; INNER, any other token, which keeps its case
+    unless the text is written in capitals; FIXED, every token of a word that
+    `is_uncasable` (`/home/i/notes`), which keeps its case."""
+    roles = [INNER] * len(texts)
+    start = 0
+    for end in range(len(texts)):
+        if is_space[end]:
+            start = end + 1
+        elif spaced[end] or end + 1 == len(texts) or is_space[end + 1]:
+            _word_roles(roles, texts, punct, start, end + 1)
+            start = end + 1
+    return roles
+
+
+def _word_roles(roles: List[str], texts: Sequence[str], punct: Sequence[bool], start: int, end: int) -> None:
+    core = [i for i in range(start, end) if not punct[i]]
+    if not core:
+        return
+    if is_uncasable("".join(texts[start:end])):
+        roles[start:end] = [FIXED] * (end - start)
+        return
+    first, last = core[0], core[-1]
+    rest = range(first + 1, last + 1)
+    if all(_CLITIC.match(texts[i]) or punct[i] for i in rest):
+        roles[first] = WHOLE
+    elif all(texts[i] in _HYPHENS if punct[i] else texts[i].isalpha() for i in range(first, last + 1)):
+        for i in core:
+            roles[i] = PART
+    else:
+        roles[first] = FIRST
 
 
 def always_capitalised(lang: str) -> FrozenSet[str]:

@@ -16,7 +16,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from .align import mark_slots, token_table
-from .casing import always_capitalised, capitalise, decapitalise, is_symbol, is_uncasable, written_in_capitals
+from .casing import FIRST, FIXED, PART, WHOLE, always_capitalised, capitalise, case_roles, decapitalise, is_symbol, written_in_capitals
 from .decode import Decisions, sentence_starts
 from .extensions import (
     copy_doc_extension_values,
@@ -90,6 +90,7 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
     cased = token_values(doc, "truecase", table.idx)  # a truecaser's forms, where one ran
     # capitals in the input stay, unless the whole text is in capitals
     recase = written_in_capitals(table.texts)
+    roles = case_roles(table.texts, table.spaced, table.is_space, table.punct)
     plan = RewritePlan(input_offsets=table.idx)
     spaces = plan.spaces
     lower_next = False
@@ -105,7 +106,8 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
             continue
         has_word = has_word and not starts[i]
         if not (is_space or is_punct or is_symbol(text)):
-            if not is_uncasable(text):
+            role = roles[i]
+            if role == WHOLE or (recase and role != FIXED):
                 form = cased[i]
                 if form is not None and (recase or text == text.lower()):
                     text = form
@@ -113,6 +115,14 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
                     text = capitalise(text)
                 elif lower_next and (form is None or form == form.lower()):
                     text = decapitalise(text)
+            elif role == PART:
+                form = cased[i]
+                if form is not None and text == text.lower() and form == capitalise(text):
+                    text = form
+                if not has_word:
+                    text = capitalise(text)
+            elif role == FIRST and not has_word:
+                text = capitalise(text)
             has_word = True
             lower_next = i in lowered
         plan.add(text, spaced, i, marks[i], starts[i])

@@ -1,4 +1,5 @@
 import numpy
+import pytest
 import spacy
 from spacy.tokens import Doc, Span
 
@@ -113,7 +114,7 @@ def test_no_mark_inside_a_word(nlp):
     text = "a start-up is a win-win see c:/users/me/doc.txt at 100 km/h a well-known o'brien"
     out = _punctuate(nlp, text, default="QUESTION")
     assert out.text == (
-        "A? Start-up? Is? A? Win-win? See? c:/users/me/doc.txt? At? 100? Km/h? A? Well-known? O'brien?"
+        "A? Start-up? Is? A? Win-win? See? c:/users/me/doc.txt? At? 100? km/h? A? Well-known? O'brien?"
     )
 
 
@@ -162,3 +163,28 @@ def test_an_abbreviation_in_one_token_takes_no_second_period(nlp):
     assert [t.text for t in doc][2] == "e.g."
     assert rewrite_doc(doc).text == "We use e.g. This or i.e.? That"
     assert _punctuate(nlp, "we use e.g.", {"e.g.": "PERIOD"}).text == "We use e.g."
+
+
+TECHNICAL_WORDS = ["/home/i/notes", "c:/users/i/docs", "km/h", "co-operate", "v1.2.3", "1.2.3", "bob@x.org",
+                   "https://x.org/i/a", "snake_case", "re-use", "and/or"]
+
+
+@pytest.mark.parametrize("word", TECHNICAL_WORDS)
+@pytest.mark.parametrize("form", [str.upper, str.title])
+def test_no_letter_inside_a_word_changes_case(nlp, word, form):
+    """A truecaser's forms and English `i` changed letters inside words:
+    `/home/I/notes`, `km/H`, `CO-operate`, `V1.2.3`. Only a word's first
+    letter at a sentence start may change, or a one-token word as a whole."""
+    for text in (f"we saw {word} there", f"{word} is here"):
+        doc = _marked(nlp, text, {len(nlp(text)) - 1: "."})
+        for token in doc:
+            token._.truecase = form(token.text)  # a truecaser that writes every token in capitals or title case
+        out = rewrite_doc(doc).text.rstrip(".").split()
+        assert len(out) == len(text.split())
+        written = out[text.split().index(word)]
+        allowed = {word, word[0].upper() + word[1:]}
+        if "-" in word and form is str.title:  # a hyphenated name takes its parts' capitals: Jean-Luc
+            allowed.add(word.title())
+        assert written in allowed, (text, out)
+        if written == word[0].upper() + word[1:] != word:
+            assert text.startswith(word) and word[0].isalpha()

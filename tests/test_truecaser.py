@@ -256,7 +256,7 @@ def test_evaluate_with_gold_marks_scores_the_truecaser_alone(cased, tmp_path):
     from spacy_punct.inference import evaluate, with_gold_marks
 
     DocBin(docs=[cased.make_doc(" ".join(CASED))]).to_disk(tmp_path / "cased.spacy")
-    cased.get_pipe("punctuator").thresholds = {label: 1.1 for label in ("COMMA", "PERIOD", "QUESTION")}
+    cased.get_pipe("punctuator").margins = {label: 1.0 for label in ("COMMA", "PERIOD", "QUESTION")}  # no mark passes
     assert evaluate(cased, tmp_path / "cased.spacy")["punct_f"] == 0.0
     (marked,) = with_gold_marks(cased, list(PunctCorpus(tmp_path / "cased.spacy", max_length=0)(cased)))
     # the label set has no class for the hyphen of "Jean-Luc", which the reader reads as a mark
@@ -280,7 +280,7 @@ def test_evaluate_on_punctuated_input_scores_the_truecaser_on_it(cased, tmp_path
     from spacy_punct.inference import evaluate, punctuated_examples
 
     DocBin(docs=[cased.make_doc(" ".join(CASED))]).to_disk(tmp_path / "cased.spacy")
-    cased.get_pipe("punctuator").thresholds = {label: 1.1 for label in ("COMMA", "PERIOD", "QUESTION")}
+    cased.get_pipe("punctuator").margins = {label: 1.0 for label in ("COMMA", "PERIOD", "QUESTION")}  # no mark passes
     (example,) = punctuated_examples(cased, tmp_path / "cased.spacy")
     assert example.predicted.text == " ".join(CASED).lower()
     scores = evaluate(cased, tmp_path / "cased.spacy", input_marks=True)
