@@ -104,10 +104,32 @@ ENCODING_HELP = "The input's encoding, such as latin-1 or cp1252 (default: UTF-8
 
 
 def _open_input(path: Optional[Path], encoding: Optional[str], keep_line_ends: bool = False) -> textio.TextReader:
-    """A reader of the input file, or of standard input."""
-    if path is not None:
+    """A reader of the input file, or of standard input (no path, or `-`);
+    at a terminal, a line on stderr says that input is awaited."""
+    if path is not None and str(path) != "-":
         return textio.open_text(path, encoding, keep_line_ends)
+    if sys.stdin.isatty():
+        typer.echo("Reading standard input: one document per line; Ctrl-D ends it.", err=True)
     return textio.TextReader(sys.stdin.buffer, "standard input", encoding, keep_line_ends)
+
+
+def _check_input(path: Optional[Path]) -> None:
+    """Fail at once on an input file that is missing or a folder (`-` is
+    standard input)."""
+    if path is None or str(path) == "-":
+        return
+    if not path.exists():
+        fail(f"the input {path} does not exist.")
+    if path.is_dir():
+        fail(f"the input {path} is a folder: give a file.")
+
+
+def _show_progress(progress: Optional[bool], output: Optional[Path]) -> bool:
+    """Whether to show progress on stderr: as asked, else when stderr is a
+    terminal that the output is not written to (the bar would share its lines)."""
+    if progress is not None:
+        return progress
+    return sys.stderr.isatty() and not (output is None and sys.stdout.isatty())
 
 
 def _set_threads(threads: int) -> None:
@@ -118,15 +140,24 @@ def _set_threads(threads: int) -> None:
 
 
 def _prepare_output(path: Optional[Path], *inputs: Optional[Path]) -> None:
-    """Refuse an output that is one of the inputs; create its folder."""
+    """Refuse an output that is one of the inputs or cannot be written;
+    create its folder."""
     if path is None:
         return
     for source in inputs:
-        if source is not None and path.exists() and path.resolve() == source.resolve():
+        if source is not None and str(source) != "-" and path.exists() and path.resolve() == source.resolve():
             fail(f"the output {path} is the input: choose another file (nothing was written).")
     if path.exists() and path.is_dir():
         fail(f"the output {path} is a folder; give a file name.")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    existed = path.exists()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf8"):
+            pass
+    except OSError as e:
+        fail(f"cannot write {path}: {e.strerror or e} (nothing was written).")
+    if not existed:
+        path.unlink()
 
 
 @app.command(short_help="Convert a corpus to a DocBin of punctuated text.")
@@ -196,7 +227,7 @@ def _items(nlp: Language, reader: textio.TextReader, whole: bool, records: bool)
 @app.command(short_help="Punctuate text, records or timed words.")
 def punctuate(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
-    input: Optional[Path] = typer.Argument(None, help="Text file, plain or gzip (default: stdin).", exists=True, dir_okay=False),
+    input: Optional[Path] = typer.Argument(None, help="Text file, plain or gzip (default or -: standard input)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Output file (default: stdout)."),
     format: str = typer.Option("text", help="Output: text (the punctuated text), jsonl (one JSON record per document), or srt / vtt captions (timed words in JSONL input)."),
     max_chars: int = typer.Option(84, min=1, help="srt/vtt: characters per cue at most (a cue also ends at each sentence end)."),
@@ -221,6 +252,7 @@ def punctuate(
     as in the input: CRLF stays CRLF), read and
     written as it goes, so memory stays bounded on inputs of any size; lines
     of any length are punctuated in pieces."""
+    _check_input(input)
     if format not in ("text", "jsonl", *CAPTION_FORMATS):
         fail(f"unknown --format {format!r}; choose text, jsonl, srt or vtt.")
     if input_format not in ("text", "jsonl"):
@@ -251,8 +283,7 @@ def punctuate(
     except textio.InputError as e:
         fail(str(e))
     target: TextIO = output.open("w", encoding="utf8", newline="\n") if output else sys.stdout
-    show = sys.stderr.isatty() if progress is None else progress
-    bar = tqdm(unit=" words", file=sys.stderr, disable=not show, smoothing=0.1)
+    bar = tqdm(unit=" words", file=sys.stderr, disable=not _show_progress(progress, output), smoothing=0.1)
     try:
         items = _items(nlp, reader, whole, input_format == "jsonl")
         if format == "jsonl":
@@ -314,7 +345,7 @@ def _punctuate_on_ray(model: str, input: Optional[Path], output: Optional[Path],
 @app.command(short_help="Punctuate a live stream of words from stdin.")
 def stream(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
-    input: Optional[Path] = typer.Argument(None, help="A file of words (default: stdin).", exists=True, dir_okay=False),
+    input: Optional[Path] = typer.Argument(None, help="A file of words (default or -: standard input)."),
     format: str = typer.Option("text", help="Output: text (sentences on lines), jsonl (one committed word per line, with timings), srt or vtt (cues as they complete)."),
     lookahead: int = typer.Option(4, min=0, help="Words read after a word before it is committed (with --entropy: at most this many)."),
     entropy: Optional[float] = typer.Option(None, min=0.0, help="Entropy decoding: commit a word once the entropy of its prediction (nats) is at most this."),
@@ -338,6 +369,7 @@ def stream(
     from .streaming import EntropyLookahead, FixedLookahead, Streamer
     from .timed import line_words
 
+    _check_input(input)
     if format not in ("text", "jsonl", *CAPTION_FORMATS):
         fail(f"unknown --format {format!r}; choose text, jsonl, srt or vtt.")
     _set_threads(threads)

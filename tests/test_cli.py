@@ -3,6 +3,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import spacy
 from spacy.tokens import DocBin
 from typer.testing import CliRunner
@@ -500,3 +501,45 @@ def test_the_package_states_its_licence_and_types():
     assert meta["License"] == "MIT" and meta["Author"]
     assert (Path(spacy_punct.__file__).parent / "py.typed").is_file()
     assert "MIT License" in (Path(spacy_punct.__file__).parent.parent / "LICENSE").read_text(encoding="utf8")
+
+
+def test_a_dash_reads_standard_input(trained, tmp_path):
+    model = _model(trained, tmp_path)
+    result = runner.invoke(app, ["punctuate", model, "-"], input="so how was the trip\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "So, how was the trip?\n"
+    result = runner.invoke(app, ["stream", model, "-"], input="so how was the trip\n")
+    assert result.exit_code == 0, result.output
+    assert "So, how was the trip?" in result.stdout
+
+
+@pytest.mark.parametrize("target", ["file.txt/out.txt", "/proc/version"])
+def test_an_unwritable_output_is_one_line_of_error(trained, tmp_path, target):
+    """A file used as a folder, or a file that takes no writing, printed a
+    Python traceback."""
+    (tmp_path / "file.txt").write_text("mine\n")
+    output = target if target.startswith("/") else str(tmp_path / target)
+    result = runner.invoke(app, ["punctuate", _model(trained, tmp_path), "-o", output], input="so how was the trip\n")
+    assert result.exit_code == 1
+    assert f"cannot write {output}" in result.output and "Traceback" not in result.output
+    assert (tmp_path / "file.txt").read_text() == "mine\n"
+
+
+def test_progress_never_shares_the_outputs_terminal(monkeypatch, tmp_path):
+    from spacy_punct import cli
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    assert not cli._show_progress(None, None)  # the output goes to the terminal the bar is on
+    assert cli._show_progress(None, tmp_path / "out.txt")
+    assert cli._show_progress(True, None)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    assert not cli._show_progress(None, tmp_path / "out.txt")
+
+
+def test_a_missing_or_folder_input_is_refused_before_loading(tmp_path):
+    for command in ("punctuate", "stream"):
+        result = runner.invoke(app, [command, "no-such-model", str(tmp_path / "missing.txt")])
+        assert result.exit_code == 1 and "does not exist" in result.output
+        result = runner.invoke(app, [command, "no-such-model", str(tmp_path)])
+        assert result.exit_code == 1 and "is a folder" in result.output
