@@ -185,6 +185,9 @@ def convert(
         fail(f"{input} holds no text to convert.")
     DocBin(docs=docs, store_user_data=True).to_disk(output)  # word timings, where the source has them
     typer.echo(f"Wrote {output}\n{stats.summary()}")
+    warning = stats.warning()
+    if warning:
+        typer.secho(warning, err=True, fg="yellow")
 
 
 @app.command(short_help="Count documents, words and labels of a DocBin.")
@@ -232,7 +235,7 @@ def punctuate(
     format: str = typer.Option("text", help="Output: text (the punctuated text), jsonl (one JSON record per document), or srt / vtt captions (timed words in JSONL input)."),
     max_chars: int = typer.Option(84, min=1, help="srt/vtt: characters per cue at most (a cue also ends at each sentence end)."),
     max_seconds: float = typer.Option(7.0, min=0.1, help="srt/vtt: seconds per cue at most."),
-    input_format: str = typer.Option("text", help="Input: text (one document per line) or jsonl (records with 'text' or timed 'words')."),
+    input_format: Optional[str] = typer.Option(None, help="Input: text (one document per line) or jsonl (records with 'text' or timed 'words'); default: jsonl for a .jsonl or .jsonl.gz file, else text."),
     whole: bool = typer.Option(False, "--whole", help="The whole input is one document (default: one per line)."),
     encoding: Optional[str] = typer.Option(None, help=ENCODING_HELP),
     batch_size: int = typer.Option(64, min=1, help="Documents per batch."),
@@ -255,6 +258,8 @@ def punctuate(
     _check_input(input)
     if format not in ("text", "jsonl", *CAPTION_FORMATS):
         fail(f"unknown --format {format!r}; choose text, jsonl, srt or vtt.")
+    if input_format is None:
+        input_format = "jsonl" if input is not None and input.name.endswith((".jsonl", ".jsonl.gz")) else "text"
     if input_format not in ("text", "jsonl"):
         fail(f"unknown --input-format {input_format!r}; choose text or jsonl.")
     if format in CAPTION_FORMATS and input_format != "jsonl":

@@ -465,7 +465,11 @@ def test_punctuate_writes_captions_from_timed_records(trained, tmp_path):
     assert blocks[0] == "WEBVTT"
     assert blocks[1] == "1\n00:00:00.000 --> 00:00:02.400\nSo, how was the trip?"
     assert blocks[-1] == "3\n00:00:20.000 --> 00:00:21.900\nWhere did you stay?"
+    # a .jsonl file is read as records without --input-format
     result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), str(source), "--format", "srt"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("1\n00:00:00,000 --> 00:00:02,400\nSo, how was the trip?")
+    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), "--format", "srt"], input="so how\n")
     assert result.exit_code == 1 and "needs word timings" in result.output
 
 
@@ -543,3 +547,14 @@ def test_a_missing_or_folder_input_is_refused_before_loading(tmp_path):
         assert result.exit_code == 1 and "does not exist" in result.output
         result = runner.invoke(app, [command, "no-such-model", str(tmp_path)])
         assert result.exit_code == 1 and "is a folder" in result.output
+
+
+def test_converting_text_without_marks_warns(tmp_path):
+    source = tmp_path / "bare.txt"
+    source.write_text("so how was the trip it was long\nwhere did you stay\n")
+    result = runner.invoke(app, ["convert", "text", str(source), str(tmp_path / "bare.spacy")])
+    assert result.exit_code == 0, result.output
+    assert "no word is followed by a mark" in result.output
+    source.write_text("So, how was the trip? It was long.\n")
+    result = runner.invoke(app, ["convert", "text", str(source), str(tmp_path / "marked.spacy")])
+    assert result.exit_code == 0 and "warning" not in result.output

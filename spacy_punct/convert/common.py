@@ -48,6 +48,13 @@ class ConversionStats:
         self.words += len(records)
         self.labels.update(MARK_LABELS.get(record.mark, EMPTY) for record in records)
 
+    def warning(self) -> Optional[str]:
+        """What a user should know about the corpus written, if anything."""
+        if self.words and not any(n for label, n in self.labels.items() if label != EMPTY):
+            return ("warning: no word is followed by a mark, so a punctuator trained on this corpus learns to write "
+                    "none: convert punctuated text (the converter reads the marks written in it).")
+        return None
+
     def summary(self) -> str:
         lines = [f"documents: {self.documents}", f"words: {self.words}"]
         lines += [f"{label}: {n}" for label, n in sorted(self.labels.items())]
