@@ -393,12 +393,20 @@ def stream(
     try:
         for number, line in enumerate(reader, start=1):
             try:
-                for entry in line_words(line, f"line {number}"):
+                entries = line_words(line, f"line {number}")  # its errors name the line
+            except RecordError as e:
+                error = f"{reader.name}, {e}"
+                break
+            try:
+                for entry in entries:
+                    if writer.cues is not None and (isinstance(entry, str) or entry.get("start") is None):
+                        word = entry if isinstance(entry, str) else entry.get("word", entry.get("text"))
+                        raise RecordError(f"the word {word!r} has no timings; captions need word timings.")
                     writer.write(streamer.push(entry))
             except RecordError as e:
                 error = f"{reader.name}, line {number}: {e}"
                 break
-        writer.write(streamer.flush())
+        writer.write(streamer.flush(close=error is None))
         writer.close()
     except RecordError as e:  # captions without timings
         error = f"{reader.name}: {e}"

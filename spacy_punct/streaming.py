@@ -148,14 +148,16 @@ class Streamer:
             return []  # no word has the right context the policy asks for
         return self._commit(final=False)
 
-    def flush(self) -> List[CommittedWord]:
+    def flush(self, close: bool = True) -> List[CommittedWord]:
         """Commit every pending word (at the end of the stream, or at a long
-        pause); the stream may go on afterwards."""
+        pause); the stream may go on afterwards. `close`: the last word ends a
+        sentence where the pipeline closes texts (`close_last_sentence`);
+        False where the words stop short (a stream cut by an error)."""
         if not self._pending:
             return []
-        return self._commit(final=True)
+        return self._commit(final=True, close=close)
 
-    def _commit(self, final: bool) -> List[CommittedWord]:
+    def _commit(self, final: bool, close: bool = True) -> List[CommittedWord]:
         window = self._left + self._pending
         doc = self._doc(window)
         _, probs = next(predict_probs(self.nlp, [doc], batch_size=1))
@@ -163,7 +165,7 @@ class Streamer:
         decisions = decode(
             doc, probs, pipe.label_set, thresholds=pipe.thresholds, margins=pipe.margins,
             keep_existing=pipe.keep_existing, add_marks=pipe.add_marks,
-            close_end=pipe.close_last_sentence and final,
+            close_end=pipe.close_last_sentence and final and close,
         )
         first = [0]  # the first token of each word of the window
         for item in window:
