@@ -316,6 +316,8 @@ def punctuate(
             target.close()
     if reader.replaced:
         typer.secho(textio.replaced_message(reader), err=True)
+    if reader.error:
+        fail(f"{reader.error}. The output of the lines before it is written.")
 
 
 def _caption_texts(results: Iterator[Tuple[Any, Any]], kind: str, max_chars: int,
@@ -406,6 +408,8 @@ def stream(
             except RecordError as e:
                 error = f"{reader.name}, line {number}: {e}"
                 break
+        if error is None and reader.error:
+            error = f"{reader.error}."
         writer.write(streamer.flush(close=error is None))
         writer.close()
     except RecordError as e:  # captions without timings

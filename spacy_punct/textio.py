@@ -6,6 +6,7 @@ keep (`TextReader.line_ends`, `restore_line_ends`)."""
 import codecs
 import gzip
 import io
+import zlib
 from collections import deque
 from pathlib import Path
 from typing import BinaryIO, Deque, Iterator, Optional, Tuple, Union
@@ -26,7 +27,9 @@ class TextReader:
     text's encoding (None: UTF-8, or UTF-16 by its byte-order mark). With
     `keep_line_ends`, the end of each line read ("\\n", "\\r\\n", "\\r", or
     "" for a last line without one) waits in `line_ends` until
-    `restore_line_ends` takes it."""
+    `restore_line_ends` takes it. Input that breaks off (a gzip file cut
+    short or damaged) ends the lines where it broke, with the problem in
+    `error`: the lines before it are read."""
 
     def __init__(self, stream: BinaryIO, name: str, encoding: Optional[str] = None,
                  keep_line_ends: bool = False) -> None:
@@ -38,12 +41,21 @@ class TextReader:
         self.encoding = _encoding(head, name) if encoding is None else _named_encoding(encoding)
         self.name = name
         self.replaced = 0
+        self.error: Optional[str] = None
         self.line_ends: Optional[Deque[str]] = deque() if keep_line_ends else None
         self._text = io.TextIOWrapper(buffered, encoding=self.encoding, errors="replace", newline="")
 
     def __iter__(self) -> Iterator[str]:
         """Lines without their line ends (\\n, \\r\\n or a lone \\r)."""
-        for line in self._text:
+        lines = iter(self._text)
+        while True:
+            try:
+                line = next(lines)
+            except StopIteration:
+                return
+            except (EOFError, OSError, zlib.error) as e:
+                self.error = f"{self.name} breaks off after the lines read so far: {e}"
+                return
             self.replaced += line.count("\ufffd")
             text = line.rstrip("\r\n")
             if self.line_ends is not None:
@@ -51,8 +63,12 @@ class TextReader:
             yield text
 
     def read(self) -> str:
-        """The rest of the text, line ends made \\n."""
-        return "\n".join(self)
+        """The rest of the text, line ends made \\n; raises `InputError`
+        where the input breaks off."""
+        text = "\n".join(self)
+        if self.error:
+            raise InputError(self.error)
+        return text
 
     def close(self) -> None:
         self._text.close()

@@ -563,3 +563,17 @@ def test_converting_text_without_marks_warns(tmp_path):
     source.write_text("So, how was the trip? It was long.\n")
     result = runner.invoke(app, ["convert", "text", str(source), str(tmp_path / "marked.spacy")])
     assert result.exit_code == 0 and "warning" not in result.output
+
+
+def test_a_gzip_input_cut_short_writes_what_was_read_and_says_so(trained, tmp_path):
+    """It printed only `Aborted.`."""
+    import gzip
+
+    data = gzip.compress(("so how was the trip it was long but we saw the coast\n" * 3000).encode("utf8"), mtime=0)
+    path = tmp_path / "cut.txt.gz"
+    path.write_bytes(data[: len(data) // 2])
+    out = tmp_path / "out.txt"
+    result = runner.invoke(app, ["punctuate", _model(trained, tmp_path), str(path), "-o", str(out)])
+    assert result.exit_code == 1
+    assert f"{path} breaks off after the lines read so far" in result.output and "Aborted" not in result.output
+    assert len(out.read_text().splitlines()) > 100

@@ -94,3 +94,19 @@ def test_an_unknown_encoding_is_refused_before_reading(tmp_path):
     path.write_text("so how", encoding="utf8")
     with pytest.raises(InputError, match="Unknown encoding 'klingon'"):
         open_text(path, "klingon")
+
+
+def test_a_gzip_file_cut_short_gives_its_lines_and_names_the_problem(tmp_path):
+    import gzip
+
+    lines = [f"line {i} of a long transcript that goes on" for i in range(3000)]
+    data = gzip.compress(("\n".join(lines) + "\n").encode("utf8"), mtime=0)
+    path = tmp_path / "cut.txt.gz"
+    path.write_bytes(data[: len(data) // 2])
+    reader = open_text(path)
+    read = list(reader)
+    reader.close()
+    assert 0 < len(read) < len(lines) and read[:-1] == lines[: len(read) - 1]
+    assert reader.error.startswith(f"{path} breaks off")
+    with pytest.raises(InputError, match="breaks off"):
+        read_text(path)
