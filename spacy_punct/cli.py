@@ -647,11 +647,16 @@ def train(
     as with spacy train (e.g. --paths.train corpus/train.spacy)."""
     from spacy.cli._util import parse_config_overrides
 
-    from .training.loop import train_for
+    from .training.loop import check_corpora, train_for
 
     _set_threads(threads)
+    overrides = parse_config_overrides(ctx.args)
+    try:
+        check_corpora(config, overrides)
+    except ValueError as e:
+        fail(f"{e} Nothing was written.")
     start = time.perf_counter()
-    end = train_for(config, output, max_minutes, gpu_id, parse_config_overrides(ctx.args))
+    end = train_for(config, output, max_minutes, gpu_id, overrides)
     minutes = (time.perf_counter() - start) / 60
     reason = "time limit reached" if end.time_up else "config's stopping rule"
     summary: Dict[str, Any] = {"minutes": minutes, "ended_by": reason}

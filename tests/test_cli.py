@@ -577,3 +577,15 @@ def test_a_gzip_input_cut_short_writes_what_was_read_and_says_so(trained, tmp_pa
     assert result.exit_code == 1
     assert f"{path} breaks off after the lines read so far" in result.output and "Aborted" not in result.output
     assert len(out.read_text().splitlines()) > 100
+
+
+def test_train_names_a_missing_corpus_and_writes_nothing(tmp_path):
+    """Without --paths.train it printed a 114-line traceback and created the output folder."""
+    config = Path(__file__).parent.parent / "configs" / "en_cpu.cfg"
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["train", str(config), "--output", str(out)])
+    assert result.exit_code == 1 and "--paths.train is not set" in result.output and "Traceback" not in result.output
+    result = runner.invoke(app, ["train", str(config), "--output", str(out), "--paths.train", str(tmp_path / "nope"),
+                                 "--paths.dev", str(tmp_path)])
+    assert result.exit_code == 1 and f"--paths.train {tmp_path / 'nope'} does not exist" in result.output
+    assert not out.exists()

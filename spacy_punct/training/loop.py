@@ -54,6 +54,24 @@ def _schedule_without_minutes(training: Dict[str, Any]) -> bool:
     )
 
 
+def check_corpora(config_path: Path, overrides: Optional[Dict[str, Any]] = None) -> None:
+    """Raise `ValueError`, naming the setting, where a corpus that the
+    config reads from a path has none or a missing one (before training
+    creates its output folder)."""
+    raw = load_config(config_path, overrides=dict(overrides or {}), interpolate=False)
+    config = raw.interpolate()
+    for name, corpus in config.get("corpora", {}).items():
+        if not isinstance(corpus, dict) or "path" not in corpus:
+            continue
+        path, written = corpus["path"], raw["corpora"][name]["path"]
+        # the setting a user gives: --paths.train for path = ${paths.train}
+        setting = written[2:-1] if isinstance(written, str) and written.startswith("${") else f"corpora.{name}.path"
+        if path is None:
+            raise ValueError(f"--{setting} is not set: give the {name} corpus (a .spacy file or a folder of them).")
+        if not Path(path).exists():
+            raise ValueError(f"--{setting} {path} does not exist: give the {name} corpus (a .spacy file or a folder of them).")
+
+
 @dataclass
 class TrainingEnd:
     """How training ended: `time_up` when the time limit stopped it, and then
