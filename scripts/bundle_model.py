@@ -55,6 +55,8 @@ def performance(metrics: Path) -> Dict[str, Any]:
         if path.exists():
             s = json.loads(path.read_text(encoding="utf8"))
             scores[name] = {key: s[key] for key in ("punct_f", "punct_p", "punct_r", "case_f") if s.get(key) is not None}
+            scores[name].update({f"{label.lower()}_f": per["f"] for label, per in s["punct_per_type"].items()})
+            scores[name]["words_per_second"] = s["words_per_second"]
     return scores
 
 

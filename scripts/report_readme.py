@@ -1,0 +1,84 @@
+"""Write the README's table of bundled pipelines from what was measured: the
+scores in each bundled pipeline's meta.json (written by
+`scripts/bundle_model.py card` from `spacy-punct evaluate`) and the speeds in
+benchmarks/speed-*.json (written by `spacy-punct benchmark -o`, all pipelines
+side by side in one run).
+
+    python scripts/report_readme.py            # rewrite the table in README.md
+    python scripts/report_readme.py --check    # fail if README.md's table is stale
+"""
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Dict, List
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = ROOT / "spacy_punct" / "models"
+SPEEDS = ROOT / "benchmarks"
+START, END = "<!-- pipelines table: written by scripts/report_readme.py -->", "<!-- end of pipelines table -->"
+USES = {"trf": "the most accurate (the default `en`)", "sm": "bulk work: millions of documents, busy machines"}
+
+
+def _f1(performance: Dict[str, Dict[str, float]], test_set: str, key: str = "punct_f") -> str:
+    value = performance.get(test_set, {}).get(key)
+    return "" if value is None else f"{100 * value:.1f}"
+
+
+def speeds() -> Dict[int, Dict[str, float]]:
+    """Words/s by threads and pipeline name, from the benchmark files."""
+    found: Dict[int, Dict[str, float]] = {}
+    for path in sorted(SPEEDS.glob("speed-*.json")):
+        run = json.loads(path.read_text(encoding="utf8"))
+        found.setdefault(run["threads"], {}).update(run["words_per_second"])
+    return found
+
+
+def table() -> str:
+    by_threads = speeds()
+    threads = sorted(by_threads)
+    head = ["pipeline", "pick it for", "test2011 F1", "QUESTION F1", "+10% ASR noise", "GUM dev F1", "size"]
+    head += [f"words/s, {n} thread{'s' if n > 1 else ''}" for n in threads]
+    rows: List[List[str]] = []
+    for meta_path in sorted(MODELS.glob("*/meta.json"), reverse=True):
+        meta = json.loads(meta_path.read_text(encoding="utf8"))
+        name = meta_path.parent.name
+        performance = meta.get("performance", {})
+        size = sum(p.stat().st_size for p in meta_path.parent.rglob("*") if p.is_file()) / 1e6
+        row = [f"`{name}`", USES.get(name.rsplit("_", 1)[-1], ""), _f1(performance, "test2011"),
+               _f1(performance, "test2011", "question_f"), _f1(performance, "test2011.asr-noise-0.1"),
+               _f1(performance, "gum_dev"), f"{size:.0f} MB"]
+        row += [f"{by_threads[n][name]:,.0f}" if name in by_threads[n] else "" for n in threads]
+        rows.append(row)
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * 2 + "---:|" * (len(head) - 2)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def rewritten(readme: str) -> str:
+    """The README with its table written anew."""
+    if START not in readme or END not in readme:
+        raise SystemExit(f"README.md lacks the table's markers ({START} ... {END}).")
+    before, rest = readme.split(START, 1)
+    _, after = rest.split(END, 1)
+    return f"{before}{START}\n{table()}\n{END}{after}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="fail if the README's table is stale")
+    args = parser.parse_args()
+    path = ROOT / "README.md"
+    readme = path.read_text(encoding="utf8")
+    new = rewritten(readme)
+    if args.check:
+        if new != readme:
+            sys.exit("README.md's pipelines table is stale: run python scripts/report_readme.py")
+        print("README.md's pipelines table is up to date.")
+        return
+    path.write_text(new, encoding="utf8")
+    print(f"Wrote the pipelines table in {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,18 @@
+"""The README is the users' guide: short, and its figures written by the report command."""
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+
+
+def test_the_readmes_pipelines_table_is_up_to_date():
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "report_readme.py"), "--check"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_readme_is_a_guide_not_a_notebook():
+    assert len((ROOT / "README.md").read_bytes()) <= 25_000
+    for link in ("docs/training.md", "docs/architecture.md", "docs/components.md", "docs/experiments/README.md"):
+        assert (ROOT / link).is_file(), link
