@@ -47,7 +47,9 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
 
 @Language.factory(
     "punctuator",
-    assigns=["token._.punct", "token.is_sent_start", "doc._.punctuated"],
+    assigns=["token._.punct", "token.is_sent_start", "doc._.punctuated", "token._.source_i", "token._.source_idx"],
+    # with rewrite = true (the default) it returns a new doc with the marks as tokens
+    retokenizes=True,
     default_config={
         "model": DEFAULT_MODEL,
         "labels": list(DEFAULT_LABELS),

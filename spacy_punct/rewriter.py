@@ -14,7 +14,12 @@ from .rewrite import DownstreamCheck, check_downstream_listeners, rewrite_doc
 register_extensions()
 
 
-@Language.factory("punct_rewriter", requires=["token._.punct", "token.is_sent_start"])
+@Language.factory(
+    "punct_rewriter",
+    requires=["token._.punct", "token.is_sent_start"],
+    assigns=["token.is_sent_start", "doc._.punctuated", "token._.source_i", "token._.source_idx"],
+    retokenizes=True,  # a new doc with the marks as tokens
+)
 def make_punct_rewriter(nlp: Language, name: str) -> "PunctRewriter":
     """Write the marks a punctuator (with rewrite = false) decided into a new,
     punctuated and sentence-cased doc."""

@@ -1,4 +1,5 @@
 import pytest
+import spacy
 
 from .conftest import TEXTS, TOK2VEC_CONFIG, reader_examples
 
@@ -58,3 +59,12 @@ def test_component_with_its_own_tok2vec_after_a_rewriting_punctuator(trained, co
     tagger.initialize(lambda: reader_examples(trained, corpus_path))
     doc = trained("so how was the trip")
     assert doc.text == "So, how was the trip?" and all(t.tag_ == "X" for t in doc)
+
+
+def test_the_factories_say_that_they_retokenize():
+    """The rewrite inserts the marks as tokens; the metadata said it did not."""
+    nlp = spacy.blank("en")
+    for factory in ("punctuator", "punct_rewriter"):
+        meta = nlp.get_factory_meta(factory)
+        assert meta.retokenizes, factory
+        assert "doc._.punctuated" in meta.assigns and "token._.source_i" in meta.assigns
