@@ -129,12 +129,19 @@ def word_offsets(doc: Doc, table: Optional[TokenTable] = None) -> Tuple[str, Lis
 def doc_classes(doc: Doc, label_set: LabelSet) -> Tuple[str, Dict[int, int]]:
     """The doc's joined words and the class index of `token._.punct` after each
     word, keyed by the word's end offset (EMPTY left out; -1 where the mark is
-    unknown: a reference word given as context only)."""
-    text, ends = word_offsets(doc)
+    unknown: a reference word given as context only). A doc with
+    punctuation and no `token._.punct` set is natural text: the marks
+    written in it count."""
+    table = token_table(doc)
+    text, ends = word_offsets(doc, table)
+    marks = token_values(doc, "punct", table.idx)
+    if any(table.punct) and all(mark is None for mark in marks):
+        # natural punctuated text, such as Example(make_doc(bare), make_doc(punctuated)):
+        # the marks written in it are the gold
+        marks = marks_after(doc, table)
     classes: Dict[int, int] = {}
-    for token, end in zip(doc, ends):
+    for mark, end in zip(marks, ends):
         if end is not None:
-            mark = token._.punct
             index = UNKNOWN if mark is None and doc.has_unknown_spaces else label_set.class_of(mark)
             if index:
                 classes[end] = index

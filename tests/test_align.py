@@ -85,3 +85,16 @@ def test_abbreviation_periods_are_not_replaceable(nlp):
     assert dr in slots.abbreviations and dr not in slots.existing and doc[slots.anchor(dr)].text == "."
     assert words["u.s"] in slots.abbreviations and words["etc"] in slots.abbreviations
     assert words["end"] not in slots.abbreviations and slots.existing[words["end"]] == "."
+
+
+def test_a_natural_punctuated_reference_gives_its_marks(nlp):
+    """spaCy's natural data form, Example(make_doc(bare), make_doc(punctuated)),
+    trained on gold that was all EMPTY."""
+    from spacy.training import Example
+
+    from spacy_punct.align import gold_classes
+    from spacy_punct.labels import LabelSet
+
+    labels = LabelSet(["EMPTY", "COMMA", "PERIOD", "QUESTION"])
+    example = Example(nlp.make_doc("so how was the trip it was long"), nlp.make_doc("So, how was the trip? It was long."))
+    assert gold_classes(example, labels) == [1, 0, 0, 0, 3, 0, 0, 2]

@@ -318,3 +318,14 @@ def test_words_are_preserved(trained, keep_existing):
         missing = [t for t in source if t.i not in set(kept)]
         assert all(is_replaceable(t.text) for t in missing) and not (keep_existing and missing), (line, out.text)
     assert [trained(line).text for line in lines[:40]] == [out.text for out in outputs[:40]]
+
+
+def test_trains_on_spacys_natural_examples(nlp):
+    """Example(make_doc(bare), make_doc(punctuated)) trained silently on all-EMPTY gold."""
+    from spacy.training import Example
+
+    nlp.add_pipe("punctuator")
+    bare = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
+    examples = [Example(nlp.make_doc(b), nlp.make_doc(t)) for b, t in zip(bare, TEXTS)]
+    train(nlp, examples, n_iter=40)
+    assert nlp(bare[0]).text == TEXTS[0]
