@@ -23,7 +23,9 @@ from .extensions import token_values
 from .labels import EMPTY, LABEL_MARKS, LabelSet, ends_sentence, is_mark, is_replaceable, stronger, written_label
 
 _DOTTED = re.compile(r"^(\w\.)+\w$")  # u.s, e.g, p.m
-_CLOSING = frozenset({")", "]", "}", "'", "’"})
+# closing brackets and quotes: written straight after a word, a mark goes after them
+_CLOSING = frozenset({")", "]", "}", "'", "’", '"', "”", "»", "›"})
+_ELLIPSES = frozenset({"...", "…", ". . ."})
 
 # abbreviations written in lower case, which spaCy's tokenizer exceptions list
 # capitalised only (or not at all)
@@ -278,6 +280,8 @@ def mark_slots(doc: Doc, table: Optional[TokenTable] = None) -> MarkSlots:
             if glued and i == current + 1 and text == "." and _is_abbreviation(texts[current], abbreviations):
                 slots.abbreviations.add(current)
                 anchors[current] = i
+            elif text in _ELLIPSES and not glued:
+                pass  # an ellipsis standing alone (`well ... i think`) is a pause the speaker wrote: kept
             elif is_replaceable(text):
                 written.setdefault(current, []).append(i)
                 mark = LABEL_MARKS[written_label(text) or EMPTY]

@@ -101,8 +101,9 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
     for i, (text, spaced, is_space, is_punct) in enumerate(zip(table.texts, table.spaced, table.is_space, table.punct)):
         if i in dropped:
             if spaces and not spaces[-1]:
-                # a removed mark must not glue its neighbours together
-                spaces[-1] = spaced or i + 1 < n_tokens
+                # a removed mark must not glue its neighbours together, nor
+                # put a space before whitespace that follows it (a tab)
+                spaces[-1] = spaced or (i + 1 < n_tokens and not table.is_space[i + 1])
             continue
         has_word = has_word and not starts[i]
         if not (is_space or is_punct or is_symbol(text)):

@@ -188,3 +188,21 @@ def test_no_letter_inside_a_word_changes_case(nlp, word, form):
         assert written in allowed, (text, out)
         if written == word[0].upper() + word[1:] != word:
             assert text.startswith(word) and word[0].isalpha()
+
+
+def test_a_standalone_ellipsis_is_kept(nlp):
+    """A `...` or `…` between spaces was dropped as a replaced mark: a word lost."""
+    for ellipsis in ("...", "…"):
+        out = _punctuate(nlp, f"well {ellipsis} i think so", {"well": "COMMA", "so": "PERIOD"}).text
+        assert out == f"Well, {ellipsis} I think so."
+    # written onto the word, it is the word's mark, which a prediction replaces
+    assert _punctuate(nlp, "well... i think so", {"well": "COMMA", "so": "PERIOD"}).text == "Well, I think so."
+
+
+def test_a_removed_mark_before_a_tab_adds_no_space(nlp):
+    assert _punctuate(nlp, "so how was it,\tfine").text == "So how was it\tfine"
+
+
+def test_a_mark_goes_after_a_closing_quote(nlp):
+    assert _punctuate(nlp, 'he said "hello"', {"hello": "PERIOD"}).text == 'He said "hello".'
+    assert _punctuate(nlp, "he said “hello” then", {"hello": "COMMA"}).text == "He said “hello”, then"
