@@ -28,7 +28,7 @@ from .factory_imports import named_factories_only
 from .punctuator import Punctuator
 from .rewrite import rewrite_doc
 from .threads import DEFAULT_THREADS, set_threads
-from .timed import WORD_LIST_KEYS, RecordError, record_word_list, timed_words, words_doc
+from .timed import RecordError, record_word_list, timed_words, words_doc
 from .training.augment import create_asr_noise_augmenter, create_case_noise_augmenter, create_chained_augmenters
 from .training.corpus import PunctCorpus, gold_doc, read_docbins, word_records
 
@@ -282,14 +282,19 @@ def record_line(output: Mapping[str, Any]) -> str:
 
 
 def output_record(doc: Doc, record: Optional[Record] = None) -> Dict[str, Any]:
-    """The output record of a punctuated doc: the input record's fields, the
-    input text, the punctuated text, the sentences, and per token its offsets,
-    the input token and offset it came from, its mark and its timings."""
-    output = dict(record or {})
-    if record and record_word_list(record, "record") is not None:
-        for key in WORD_LIST_KEYS:  # the words are in "tokens", with their timings
-            output.pop(key, None)
-    output["text"] = doc._.source_text if doc._.source_text is not None else doc.text
+    """The output record of a punctuated doc: the input record's fields as
+    they were, the input text ("text"; "source_text" where a record of timed
+    words has a different text of its own), the punctuated text, the
+    sentences, and per token its offsets, the input token and offset it came
+    from, its mark and its timings."""
+    output = dict(record or {})  # every input field kept as it was: a word list with its words' extra fields too
+    source = doc._.source_text if doc._.source_text is not None else doc.text
+    if isinstance(output.get("text"), str) and output["text"] != source:
+        # a record with timed words and a text of its own: the text stays, and
+        # the tokens' source offsets refer to the words joined by spaces
+        output["source_text"] = source
+    else:
+        output["text"] = source
     output["punctuated"] = doc.text
     # read from arrays, not Token objects: this runs once per record of a dataset
     texts = [token.text for token in doc]

@@ -20,7 +20,7 @@ from .decode import Decisions, decode, sentence_starts
 from .inference import find_punctuator, predict_probs
 from .labels import ends_sentence
 from .rewrite import plan_rewrite
-from .timed import RecordError, TimedWord, split_word, timed_word
+from .timed import TimedWord, split_word, timed_word
 
 
 class FixedLookahead:
@@ -138,8 +138,6 @@ class Streamer:
         elif isinstance(word, str) and (start is not None or end is not None):
             word = {"word": word, "start": start, "end": end}
         checked = timed_word(word, f"word {self._count + 1}", self._last)
-        if self._last is not None and self._last.timed != checked.timed:
-            raise RecordError(f"word {self._count + 1} ({checked.text!r}): timings must be given for every word or for none.")
         self._last = checked
         for part in split_word(checked):
             self._pending.append(_Word(self._count, part, len(self.nlp.make_doc(part.text))))

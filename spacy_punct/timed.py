@@ -31,7 +31,8 @@ class TimedWord:
 def timed_word(entry: Any, where: str, previous: Optional[TimedWord] = None) -> TimedWord:
     """Check one word: a string, or an object with "word" (or "text") and
     optional "start" and "end" in seconds; other fields (Vosk's "conf") are
-    ignored. `previous`: the word before it, which it may not start before."""
+    ignored. `previous`: the word before it, which it may not start before,
+    and whose having timings or not it must share."""
     if isinstance(entry, str):
         entry = {"word": entry}
     if not isinstance(entry, Mapping):
@@ -41,6 +42,8 @@ def timed_word(entry: Any, where: str, previous: Optional[TimedWord] = None) -> 
         raise RecordError(f"{where}: the word is missing or empty.")
     text = text.strip()
     start, end = entry.get("start"), entry.get("end")
+    if previous is not None and previous.timed != (start is not None or end is not None):
+        raise RecordError(f"{where} ({text!r}): timings must be given for every word or for none.")
     if start is None and end is None:
         return TimedWord(text)
     try:

@@ -74,6 +74,19 @@ def test_records_keep_their_fields_and_timings(trained):
     json.dumps(out)
 
 
+def test_a_record_keeps_its_words_and_its_text(trained):
+    """A timed record lost its `words` (and each word's `conf`); a record with
+    both `text` and `words` had its text overwritten."""
+    words = [{"word": "where", "start": 0.0, "end": 0.3, "conf": 0.9}, {"word": "did", "start": 0.3, "end": 0.5, "conf": 0.8}]
+    record = {"id": 1, "words": words, "text": "Where did?"}
+    (out,) = punctuate_records(trained, [record])
+    assert out["words"] == words and out["text"] == "Where did?"
+    assert out["source_text"] == "where did"
+    assert record == {"id": 1, "words": words, "text": "Where did?"}  # the input is not changed
+    (out,) = punctuate_records(trained, [{"words": words}])
+    assert out["words"] == words and out["text"] == "where did" and "source_text" not in out
+
+
 @pytest.mark.parametrize(
     "record,message",
     [
@@ -84,6 +97,7 @@ def test_records_keep_their_fields_and_timings(trained):
         ({"words": [{"word": "so", "start": "zero", "end": 1}]}, "must be numbers"),
         ({"words": [{"word": "so", "start": 2, "end": 1}]}, "start <= end"),
         ({"words": [{"word": "so", "start": 2, "end": 3}, {"word": "how", "start": 1, "end": 3}]}, "before the word"),
+        ({"words": ["so", {"word": "how", "start": 1, "end": 3}]}, "for every word or for none"),
     ],
 )
 def test_bad_records_name_the_record(trained, record, message):

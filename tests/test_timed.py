@@ -5,8 +5,9 @@ from spacy_punct.timed import RecordError, TimedWord, line_words, record_word_li
 
 
 def test_timed_words_accept_the_shapes_recognisers_write():
-    words = timed_words(["so", {"word": " how ", "start": 0.5, "end": 0.7}, {"text": "new york", "start": 1, "end": 2}], "r")
-    assert words == [TimedWord("so"), TimedWord("how", 0.5, 0.7), TimedWord("new", 1.0, 2.0), TimedWord("york", 1.0, 2.0)]
+    words = timed_words([{"word": " how ", "start": 0.5, "end": 0.7}, {"text": "new york", "start": 1, "end": 2}], "r")
+    assert words == [TimedWord("how", 0.5, 0.7), TimedWord("new", 1.0, 2.0), TimedWord("york", 1.0, 2.0)]
+    assert timed_words(["so", {"word": "how"}], "r") == [TimedWord("so"), TimedWord("how")]
     vosk = {"result": [{"conf": 0.9, "end": 1.0, "start": 0.5, "word": "hi"}], "text": "hi"}
     assert record_word_list(vosk, "r") == vosk["result"]
     whisper = {"segments": [{"words": [{"word": "a", "start": 0, "end": 1}]}, {"words": [{"word": "b", "start": 1, "end": 2}]}]}
@@ -21,6 +22,8 @@ def test_timed_words_accept_the_shapes_recognisers_write():
     "entries,message",
     [
         ([{"word": "a", "start": 2, "end": 1}], "word 1 .'a'.: needs 0 <= start <= end"),
+        # one rule for records and streams: timings for every word or for none
+        (["so", {"word": "how", "start": 0.5, "end": 0.7}], "word 2 .'how'.: timings must be given for every word or for none"),
         ([{"word": "a", "start": 1, "end": 2}, {"word": "b", "start": 0.5, "end": 2}], "word 2 .'b'.: starts at 0.5"),
         ([{"word": "a", "start": "soon", "end": 2}], "must be numbers"),
         ([{"word": "a", "start": 1}], "must be numbers"),
