@@ -21,7 +21,7 @@ from .extensions import register_extensions, set_token_values
 from .labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
 from .rewrite import DownstreamCheck, build_rewritten, check_downstream_listeners, plan_rewrite
 from .training.optimizer import ScaledOptimizer
-from .word_classifier import initialize_on_sample, mean_over_words, weighted_cross_entropy
+from .word_classifier import check_encoder_ran, initialize_on_sample, mean_over_words, weighted_cross_entropy
 
 register_extensions()
 
@@ -256,6 +256,7 @@ class Punctuator(TrainablePipe):
             )
         if not any(len(doc) for doc in docs):
             return [self.model.ops.alloc2f(len(doc), len(self.labels)) for doc in docs]
+        check_encoder_ran(self.model, docs, self.name)
         return self.model.predict(docs)
 
     def set_annotations(self, docs: Iterable[Doc], scores: List[Floats2d]) -> None:

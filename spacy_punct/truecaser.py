@@ -20,7 +20,7 @@ from .align import cased_word_texts, gold_case_classes, sentence_initial_words, 
 from .casing import CASE_LABELS, apply_case, case_label, is_caseless, is_uncasable, written_in_capitals
 from .extensions import register_extensions, set_token_values
 from .training.corpus import read_docbins
-from .word_classifier import initialize_on_sample, mean_over_words, weighted_cross_entropy
+from .word_classifier import check_encoder_ran, initialize_on_sample, mean_over_words, weighted_cross_entropy
 
 register_extensions()
 
@@ -123,6 +123,7 @@ class Truecaser(TrainablePipe):
         docs = list(docs)
         if not any(len(doc) for doc in docs):
             return [self.model.ops.alloc2f(len(doc), len(self.labels)) for doc in docs]
+        check_encoder_ran(self.model, docs, self.name)
         return self.model.predict(docs)
 
     def set_annotations(self, docs: Iterable[Doc], scores: List[Floats2d]) -> None:

@@ -1,11 +1,13 @@
 """What the punctuator and the truecaser share as classifiers of words
 (`spacy_punct.PunctuatorModel.v1` under both): initialization on a sample of
-examples, and the weighted cross-entropy of their losses."""
+examples, the weighted cross-entropy of their losses, and the check that the
+encoder they listen to ran."""
 from itertools import islice
 from typing import Callable, Iterable, List, Sequence, Tuple
 
 import numpy
 from spacy.errors import Errors
+from spacy.tokens import Doc
 from spacy.training import Example
 from thinc.api import Model, Ops
 from thinc.types import Floats1d, Floats2d
@@ -53,3 +55,27 @@ def mean_over_words(losses: List[float], d_scores: List[Floats2d], n_words: int)
     """A batch's loss and gradients divided by its number of counted words."""
     n_words = max(n_words, 1)
     return sum(losses) / n_words, [d / n_words for d in d_scores]
+
+
+def check_encoder_ran(model: Model, docs: Sequence[Doc], name: str) -> None:
+    """Raise where `model` listens to an encoder (a tok2vec or a
+    transformer) that did not run on any of `docs`: a component sourced into
+    a pipeline without its encoder reads zero vectors and predicts nothing
+    (spaCy's listeners return zeros then, silently)."""
+    docs = [doc for doc in docs if len(doc)]
+    if not docs:
+        return
+    for node in model.walk():
+        if node.name == "tok2vec-listener":
+            ran = any(doc.tensor.size for doc in docs)
+        elif node.name == "transformer-listener":
+            ran = any(doc.has_extension("trf_data") and doc._.trf_data is not None for doc in docs)
+        else:
+            continue
+        if not ran:
+            raise ValueError(
+                f"'{name}' listens to an encoder ({node.upstream_name!r}) that did not run: it is not in the "
+                "pipeline, or is disabled. Add the encoder with it, or give it its own copy in the source "
+                f"pipeline before sourcing it: source_nlp.replace_listeners(<encoder name>, '{name}', ['model.tok2vec'])."
+            )
+        return

@@ -329,3 +329,18 @@ def test_trains_on_spacys_natural_examples(nlp):
     examples = [Example(nlp.make_doc(b), nlp.make_doc(t)) for b, t in zip(bare, TEXTS)]
     train(nlp, examples, n_iter=40)
     assert nlp(bare[0]).text == TEXTS[0]
+
+
+def test_a_punctuator_sourced_without_its_encoder_says_so(trained):
+    """add_pipe("punctuator", source=...) without the tok2vec it listens to
+    wrote no marks, silently."""
+    text = "so how was the trip it was long but we saw the coast"
+    nlp = spacy.blank("en")
+    nlp.add_pipe("punctuator", source=trained)
+    with pytest.raises(ValueError, match="replace_listeners"):
+        nlp(text)
+    # with the encoder brought along, as the message says, it punctuates
+    trained.replace_listeners("tok2vec", "punctuator", ["model.tok2vec"])
+    nlp = spacy.blank("en")
+    nlp.add_pipe("punctuator", source=trained)
+    assert nlp(text).text == TEXTS[0]
