@@ -17,7 +17,7 @@ def _words(text):
 
 
 # the most each bundled pipeline may take on disk
-SIZE_LIMITS = {"en_punct_sm": 12e6}
+SIZE_LIMITS = {"en_punct_sm": 12e6, "en_punct_trf": 35e6}
 
 
 @pytest.mark.parametrize("name", sorted(SIZE_LIMITS))
@@ -35,8 +35,8 @@ def test_the_english_pipelines_ship_with_the_package(name):
 
 def test_the_language_code_names_the_most_accurate_pipeline():
     assert "en" in bundled_names()
-    assert default_pipeline("en") == "en_punct_sm"
-    assert resolve_model("en") == BUNDLED_DIR / "en_punct_sm"
+    assert default_pipeline("en") == "en_punct_trf"
+    assert resolve_model("en") == BUNDLED_DIR / "en_punct_trf"
     assert default_pipeline("xx") is None
 
 

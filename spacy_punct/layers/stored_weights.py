@@ -11,6 +11,7 @@ quantizer (`spacy_punct.quantizer`) quantizes them again at inference, so the
 quantized pipeline runs on nearly the values it was saved with. Biases and
 layer norms stay float32.
 """
+import contextlib
 from io import BytesIO
 from typing import Any, Dict
 
@@ -59,7 +60,10 @@ class StoredHFShim(HFShim):
             msg["state"] = _save(expand_state(_load(msg.pop("state"))))
             del msg["weights_storage"]
             bytes_data = srsly.msgpack_dumps(msg)
-        return super().from_bytes(bytes_data)
+        # the model is built from its config and then given the saved weights:
+        # initializing it at random first would be time thrown away
+        with _no_init_weights():
+            return super().from_bytes(bytes_data)
 
 
 def compact_state(state: Dict[str, Any]) -> Dict[str, Any]:
@@ -87,6 +91,16 @@ def expand_state(compact: Dict[str, Any]) -> Dict[str, Any]:
         elif not key.endswith(SCALE_SUFFIX):
             state[key] = value
     return state
+
+
+def _no_init_weights() -> Any:
+    """transformers' context in which a model built from its config skips
+    initializing its weights (a no-op context where transformers lacks it)."""
+    try:
+        from transformers.modeling_utils import no_init_weights
+    except ImportError:
+        return contextlib.nullcontext()
+    return no_init_weights()
 
 
 def _load(data: bytes) -> Dict[str, Any]:

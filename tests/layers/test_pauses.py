@@ -85,7 +85,8 @@ def test_pipeline_with_pauses_round_trips(tmp_path):
     train(nlp, list(PunctCorpus(tmp_path / "d.spacy", max_length=0)(nlp)), n_iter=2)
     nlp.to_disk(tmp_path / "model")
     loaded = spacy.load(tmp_path / "model")
-    doc = words_doc(loaded, [TimedWord("so", 0, 0.2), TimedWord("we", 1.0, 1.2)])
-    probs_a = nlp.get_pipe("punctuator").predict([doc])[0]
-    probs_b = loaded.get_pipe("punctuator").predict([doc])[0]
+    words = [TimedWord("so", 0, 0.2), TimedWord("we", 1.0, 1.2)]
+    doc_a, doc_b = (pipeline.get_pipe("tok2vec")(words_doc(pipeline, words)) for pipeline in (nlp, loaded))
+    probs_a = nlp.get_pipe("punctuator").predict([doc_a])[0]
+    probs_b = loaded.get_pipe("punctuator").predict([doc_b])[0]
     numpy.testing.assert_allclose(probs_a, probs_b, rtol=1e-5)
