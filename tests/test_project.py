@@ -22,3 +22,15 @@ def test_project_config_is_valid_and_complete():
                 assert (ROOT / dep).exists(), dep
     for asset in config["assets"]:
         assert asset.get("extra") or asset.get("checksum"), asset["dest"]
+
+
+def test_running_the_project_changes_no_tracked_file():
+    """`spacy project run demo` rewrote the tracked project.lock."""
+    import subprocess
+
+    if not (ROOT / ".git").exists():
+        return  # an installed copy, not a checkout
+    tracked = subprocess.run(["git", "ls-files", "project.lock"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert tracked == ""
+    ignored = subprocess.run(["git", "check-ignore", "-q", "project.lock"], cwd=ROOT)
+    assert ignored.returncode == 0
