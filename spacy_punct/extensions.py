@@ -5,6 +5,8 @@ from typing import Any, Dict, List, Optional, Sequence
 from spacy.attrs import IDX
 from spacy.tokens import Doc, Token
 
+# a teacher pipeline's class probabilities on a training word (see training.distill)
+TEACHER_ATTR = "teacher_probs"
 # attributes this package writes on the docs it builds itself
 OWN_DOC_ATTRS = frozenset({"punctuated", "punct_probs", "source_map", "source_offsets", "source_text"})
 
@@ -25,20 +27,9 @@ def _source_idx(token: Token) -> Optional[int]:
     return None if offset < 0 else offset
 
 
-def _punctuated(doc: Doc) -> Optional[str]:
-    """The punctuated text: the doc's own on a rewritten doc, else the rewrite
-    of the doc's annotations (None before the punctuator ran)."""
-    from .rewrite import plan_rewrite
-
-    if doc._.source_map is not None or not len(doc):
-        return doc.text
-    if doc[0]._.punct is None:
-        return None
-    return plan_rewrite(doc).text
-
-
 def register_extensions() -> None:
-    """Register the attributes once (safe to call repeatedly)."""
+    """Register the attributes once (safe to call repeatedly); the
+    `doc._.punctuated` getter is the rewrite's (`rewrite.register_punctuated`)."""
     # the canonical mark after the token ("" for none): gold on references,
     # predictions on docs the punctuator processed
     if not Token.has_extension("punct"):
@@ -47,10 +38,8 @@ def register_extensions() -> None:
     if not Token.has_extension("truecase"):
         Token.set_extension("truecase", default=None)
     # a teacher pipeline's class probabilities, for distillation (training data)
-    if not Token.has_extension("teacher_probs"):
-        Token.set_extension("teacher_probs", default=None)
-    if not Doc.has_extension("punctuated"):
-        Doc.set_extension("punctuated", getter=_punctuated)
+    if not Token.has_extension(TEACHER_ATTR):
+        Token.set_extension(TEACHER_ATTR, default=None)
     # per-token class probabilities (n_tokens x n_labels), when asked for
     if not Doc.has_extension("punct_probs"):
         Doc.set_extension("punct_probs", default=None)

@@ -15,13 +15,18 @@ from thinc.types import Floats2d
 
 from .align import gold_classes
 from .decode import Decisions, decode
-from .training.distill import mix_teacher_probs
 from . import threads  # noqa: F401  (forked workers start with one torch thread)
 from .extensions import register_extensions, set_token_values
 from .labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
 from .rewrite import DownstreamCheck, build_rewritten, check_downstream_listeners, plan_rewrite
 from .training.optimizer import ScaledOptimizer
-from .word_classifier import check_encoder_ran, initialize_on_sample, mean_over_words, weighted_cross_entropy
+from .word_classifier import (
+    check_encoder_ran,
+    initialize_on_sample,
+    mean_over_words,
+    mix_teacher_probs,
+    weighted_cross_entropy,
+)
 
 register_extensions()
 

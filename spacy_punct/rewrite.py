@@ -247,3 +247,22 @@ class DownstreamCheck:
 
     def __reduce__(self):
         return (DownstreamCheck, (None, self._name))
+
+
+def _punctuated(doc: Doc) -> Optional[str]:
+    """The punctuated text: the doc's own on a rewritten doc, else the rewrite
+    of the doc's annotations (None before the punctuator ran)."""
+    if doc._.source_map is not None or not len(doc):
+        return doc.text
+    if doc[0]._.punct is None:
+        return None
+    return plan_rewrite(doc).text
+
+
+def register_punctuated() -> None:
+    """Register `doc._.punctuated` (safe to call repeatedly)."""
+    if not Doc.has_extension("punctuated"):
+        Doc.set_extension("punctuated", getter=_punctuated)
+
+
+register_punctuated()

@@ -1,9 +1,10 @@
 """What the punctuator and the truecaser share as classifiers of words
 (`spacy_punct.PunctuatorModel.v1` under both): initialization on a sample of
-examples, the weighted cross-entropy of their losses, and the check that the
-encoder they listen to ran."""
+examples, the weighted cross-entropy of their losses with a teacher's
+probabilities mixed into the targets, and the check that the encoder they
+listen to ran."""
 from itertools import islice
-from typing import Callable, Iterable, List, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.errors import Errors
@@ -11,6 +12,9 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from thinc.api import Model, Ops
 from thinc.types import Floats1d, Floats2d
+
+from .extensions import TEACHER_ATTR, token_values
+from .labels import LabelSet
 
 
 def initialize_on_sample(
@@ -79,3 +83,31 @@ def check_encoder_ran(model: Model, docs: Sequence[Doc], name: str) -> None:
                 f"pipeline before sourcing it: source_nlp.replace_listeners(<encoder name>, '{name}', ['model.tok2vec'])."
             )
         return
+
+
+def teacher_targets(doc: Doc, label_set: LabelSet) -> numpy.ndarray:
+    """Per token, the teacher's probabilities in the order of `label_set`
+    (renormalised over its labels); NaN rows where the token has none."""
+    offsets = doc.to_array("IDX").tolist() if len(doc) else []
+    targets = numpy.full((len(doc), len(label_set)), numpy.nan, dtype="f")
+    for i, value in enumerate(token_values(doc, TEACHER_ATTR, offsets)):
+        row = _row(value, label_set)
+        if row is not None:
+            targets[i] = row
+    return targets
+
+
+def _row(value: Optional[Dict[str, float]], label_set: LabelSet) -> Optional[numpy.ndarray]:
+    if not value:
+        return None
+    row = numpy.array([value.get(label, 0.0) for label in label_set.labels], dtype="f")
+    total = row.sum()
+    return row / total if total > 0 else None
+
+
+def mix_teacher_probs(truth: numpy.ndarray, doc: Doc, label_set: LabelSet, weight: float) -> None:
+    """Mix the teacher's probabilities into one-hot targets, in place:
+    (1 - weight) * gold + weight * teacher where the doc's token has them."""
+    targets = teacher_targets(doc, label_set)
+    rows = ~numpy.isnan(targets[:, 0])
+    truth[rows] = (1.0 - weight) * truth[rows] + weight * targets[rows]
