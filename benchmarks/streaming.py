@@ -24,7 +24,8 @@ from spacy_punct.inference import find_punctuator, load_pipeline, predict_probs
 from spacy_punct.scorer import score_punctuation
 from spacy_punct.streaming import EntropyLookahead, FixedLookahead, Streamer
 from spacy_punct.threads import set_threads
-from spacy_punct.training.corpus import PunctCorpus, example_records, gold_doc, make_example
+from spacy_punct.training.corpus import PunctCorpus
+from spacy_punct.word_records import example_records, gold_doc, make_example
 
 
 def test_examples(nlp, test: str, limit: int) -> List[Example]:

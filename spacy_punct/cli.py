@@ -21,7 +21,8 @@ from .inference import find_punctuator, load_pipeline, output_record, parse_reco
 from .inference import record_doc, record_line
 from .labels import EMPTY, MARK_LABELS
 from .threads import DEFAULT_THREADS, set_threads
-from .training.corpus import PunctCorpus, read_docbins, strip_docs
+from .training.corpus import PunctCorpus
+from .word_records import read_docbins, strip_docs
 
 app = typer.Typer(
     help="Punctuation restoration with spaCy.",

@@ -30,7 +30,8 @@ from .rewrite import rewrite_doc
 from .threads import DEFAULT_THREADS, set_threads
 from .timed import RecordError, record_word_list, timed_words, words_doc
 from .training.augment import create_asr_noise_augmenter, create_case_noise_augmenter, create_chained_augmenters
-from .training.corpus import PunctCorpus, gold_doc, read_docbins, word_records
+from .training.corpus import PunctCorpus
+from .word_records import gold_doc, read_docbins, word_records
 
 register_extensions()
 

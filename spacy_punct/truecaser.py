@@ -19,7 +19,7 @@ from thinc.types import Floats2d
 from .align import cased_word_texts, gold_case_classes, sentence_initial_words, token_table
 from .casing import CASE_LABELS, apply_case, case_label, is_caseless, is_uncasable, written_in_capitals
 from .extensions import register_extensions, set_token_values
-from .training.corpus import read_docbins
+from .word_records import read_docbins
 from .word_classifier import check_encoder_ran, initialize_on_sample, mean_over_words, weighted_cross_entropy
 
 register_extensions()

@@ -114,7 +114,7 @@ TOK2VEC_CONFIG = {
 
 def split_marks(doc):
     """The words of a doc, their spaces and the mark after each, as the reader reads them."""
-    from spacy_punct.training.corpus import word_records
+    from spacy_punct.word_records import word_records
 
     records = word_records(doc)
     return [r.text for r in records], [r.space for r in records], [r.mark for r in records]
@@ -122,7 +122,7 @@ def split_marks(doc):
 
 def gold(vocab, words, marks, spaces=None):
     """A reference doc: the words with the gold mark after each."""
-    from spacy_punct.training.corpus import WordRecord, gold_doc
+    from spacy_punct.word_records import WordRecord, gold_doc
 
     spaces = [True] * len(words) if spaces is None else spaces
     return gold_doc(vocab, [WordRecord(w, w, s, m) for w, s, m in zip(words, spaces, marks)])

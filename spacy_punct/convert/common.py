@@ -8,7 +8,7 @@ from spacy.tokens import Doc
 
 from .. import textio
 from ..labels import EMPTY, MARK_LABELS
-from ..training.corpus import word_records
+from ..word_records import word_records
 
 
 @dataclass

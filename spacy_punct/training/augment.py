@@ -9,7 +9,7 @@ from spacy.util import registry
 
 from ..casing import capitalise
 from ..labels import ends_sentence, stronger
-from .corpus import WordRecord, example_records, make_example
+from ..word_records import WordRecord, example_records, make_example
 
 Augment = Callable[[Language, Example], Iterator[Example]]
 

@@ -1,21 +1,15 @@
 """The training reader: DocBins of natural punctuated text -> Examples whose
 predicted Doc has bare words and whose reference carries the gold marks."""
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy
 from spacy.language import Language
-from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 from spacy.util import registry
-from spacy.vocab import Vocab
 
-from ..align import marks_after, token_table
-from ..extensions import register_extensions, set_token_extension_values, token_extension_values, token_values
-from ..labels import stronger
-
-register_extensions()
+from ..word_records import WordRecord, make_example, read_docbins, word_records
 
 Augmenter = Callable[[Language, Example], Iterable[Example]]
 
@@ -136,125 +130,3 @@ class PunctCorpus:
         while start < n_words:
             yield start, min(start + size, n_words)
             start += size
-
-
-def read_docbins(path: Union[str, Path], vocab: Vocab, limit: int = 0) -> Iterator[Doc]:
-    """The docs of a .spacy file, or of every .spacy file under a folder, one
-    file in memory at a time; at most `limit` docs (0: all)."""
-    path = Path(path)
-    if not path.exists():
-        raise ValueError(f"Corpus path not found: {path}")
-    files = sorted(path.rglob("*.spacy")) if path.is_dir() else [path]
-    if not files:
-        raise ValueError(f"No .spacy files under {path}")
-    n_docs = 0
-    for file in files:
-        try:
-            doc_bin = DocBin().from_disk(file)
-        except Exception as e:
-            raise ValueError(f"{file} is not a DocBin (.spacy) file: {e}") from e
-        for doc in doc_bin.get_docs(vocab):
-            if limit and n_docs >= limit:
-                return
-            n_docs += 1
-            yield doc
-
-
-@dataclass
-class WordRecord:
-    """One word of a training text: as written, as the model sees it, whether
-    a space follows, the canonical mark after it, and its custom attributes."""
-
-    text: str
-    seen: str
-    space: bool
-    mark: Optional[str]  # None: no gold (context only)
-    extra: Dict[str, Any] = field(default_factory=dict)
-
-
-def word_records(doc: Doc, lowercase: bool = False) -> List[WordRecord]:
-    """The words of a doc with the mark after each.
-
-    The marks come from the doc's punctuation tokens (natural text) or from
-    `token._.punct` (the gold form written by `strip_docs`); `space` is False
-    inside `don't`.
-    """
-    table = token_table(doc)
-    after = marks_after(doc, table)
-    gold = token_values(doc, "punct", table.idx)
-    extras = token_extension_values(doc, skip=("punct",))
-    records: List[WordRecord] = []
-    for i, (text, spaced, is_space, is_punct) in enumerate(zip(table.texts, table.spaced, table.is_space, table.punct)):
-        if is_space or is_punct:
-            if records:
-                records[-1].space = True
-            continue
-        records.append(
-            WordRecord(
-                text=text,
-                seen=text.lower() if lowercase else text,
-                space=spaced,
-                mark=stronger(after[i], gold[i] or ""),
-                extra=extras[i],
-            )
-        )
-    return records
-
-
-def strip_docs(docs: Iterable[Doc], lowercase: bool = True) -> Iterator[Doc]:
-    """The gold form of punctuated docs: bare words (lower-cased if asked) with
-    the gold mark in `token._.punct`. `spacy evaluate`, which builds its input
-    from the reference text, reads test sets in this form."""
-    for doc in docs:
-        # a DocBin forgets the spaces of a doc with unknown spaces: join the
-        # words written together (`does` `n't`) so the text stays as written
-        joined: List[WordRecord] = []
-        glued = False
-        for record in word_records(doc, lowercase):
-            if glued:
-                joined[-1].text += record.seen
-                joined[-1].mark = record.mark
-            else:
-                joined.append(WordRecord(record.seen, record.seen, True, record.mark, record.extra))
-            glued = not record.space
-        yield gold_doc(doc.vocab, joined)
-
-
-def make_example(vocab: Vocab, records: Sequence[WordRecord]) -> Example:
-    """An Example: predicted, the words as the model sees them; reference, the
-    words as written with the gold mark after each. Both carry the records'
-    custom attributes."""
-    spaces = [record.space for record in records]
-    if spaces:
-        spaces[-1] = False
-    predicted = Doc(vocab, words=[record.seen for record in records], spaces=spaces)
-    for token, record in zip(predicted, records):
-        if record.extra:
-            set_token_extension_values(token.doc, token.idx, record.extra)
-    return Example(predicted, gold_doc(vocab, records, spaces))
-
-
-def example_records(example: Example) -> List[WordRecord]:
-    """The records an example made by `make_example` was built from."""
-    extras = token_extension_values(example.reference, skip=("punct",))
-    return [
-        WordRecord(ref.text, pred.text, bool(pred.whitespace_), ref._.punct, extra)
-        for pred, ref, extra in zip(example.predicted, example.reference, extras)
-    ]
-
-
-def gold_doc(vocab: Vocab, records: Sequence[WordRecord], spaces: Optional[Sequence[bool]] = None) -> Doc:
-    """A reference Doc: the words as written with the gold mark in `token._.punct`.
-
-    It is flagged as having unknown spaces, so that spaCy's tokenization scorer
-    leaves it alone when the predicted Doc is a rewritten, punctuated one.
-    """
-    if spaces is None:
-        spaces = [record.space for record in records]
-    doc = Doc(vocab, words=[record.text for record in records], spaces=list(spaces))
-    doc.has_unknown_spaces = True
-    for token, record in zip(doc, records):
-        token._.punct = record.mark
-        if record.extra:
-            set_token_extension_values(token.doc, token.idx, record.extra)
-    return doc

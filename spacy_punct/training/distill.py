@@ -16,7 +16,7 @@ from spacy.util import minibatch
 from ..align import token_table
 from ..extensions import TEACHER_ATTR, set_token_values
 from ..inference import find_punctuator, predict_probs
-from .corpus import word_records
+from ..word_records import word_records
 
 
 def teacher_docs(teacher: Language, docs: Iterable[Doc], *, lowercase: bool = True,

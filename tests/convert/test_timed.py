@@ -4,7 +4,7 @@ import pytest
 import spacy
 
 from spacy_punct.convert import CONVERTERS, ConversionError, ConversionStats, ConvertOptions
-from spacy_punct.training.corpus import word_records
+from spacy_punct.word_records import word_records
 
 
 def _convert(path):

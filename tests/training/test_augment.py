@@ -9,7 +9,8 @@ from spacy_punct.training.augment import (
     create_case_noise_augmenter,
     create_sentence_shuffle_augmenter,
 )
-from spacy_punct.training.corpus import PunctCorpus, example_records, make_example, word_records
+from spacy_punct.training.corpus import PunctCorpus
+from spacy_punct.word_records import example_records, make_example, word_records
 
 
 def test_asr_noise_changes_words_and_keeps_alignment(nlp, corpus_path):
@@ -97,7 +98,7 @@ def test_case_noise_changes_only_the_case_the_model_sees(nlp, corpus_path):
 
 
 def test_case_noise_keeps_words_whose_capitals_change_their_letters(nlp):
-    from spacy_punct.training.corpus import WordRecord, make_example
+    from spacy_punct.word_records import WordRecord, make_example
 
     eg = make_example(nlp.vocab, [WordRecord("Straße", "straße", True, ""), WordRecord("zu", "zu", False, ".")])
     [out] = _case_noise(nlp, [eg], upper=1.0)

@@ -2,7 +2,8 @@ import pytest
 from spacy.tokens import Doc, DocBin
 
 from spacy_punct.training.augment import create_asr_noise_augmenter
-from spacy_punct.training.corpus import PunctCorpus, read_docbins, strip_docs
+from spacy_punct.training.corpus import PunctCorpus
+from spacy_punct.word_records import read_docbins, strip_docs
 
 from ..conftest import TEXTS, split_marks
 

@@ -8,7 +8,8 @@ from typer.testing import CliRunner
 
 from spacy_punct.cli import app
 from spacy_punct.inference import predict_probs
-from spacy_punct.training.corpus import PunctCorpus, read_docbins, word_records
+from spacy_punct.training.corpus import PunctCorpus
+from spacy_punct.word_records import read_docbins, word_records
 from spacy_punct.training.distill import teacher_docs
 from spacy_punct.word_classifier import teacher_targets
 

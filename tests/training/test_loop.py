@@ -8,7 +8,7 @@ import pytest
 import spacy
 from spacy.tokens import DocBin
 
-from spacy_punct.training.corpus import read_docbins, strip_docs
+from spacy_punct.word_records import read_docbins, strip_docs
 
 from ..conftest import reader_examples
 
