@@ -10,7 +10,7 @@ from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.util import minibatch
 from spacy.vocab import Vocab
-from thinc.api import Config, Model, Optimizer
+from thinc.api import Model, Optimizer
 from thinc.types import Floats2d
 
 from .align import gold_classes
@@ -22,6 +22,7 @@ from .rewrite import DownstreamCheck, build_rewritten, check_downstream_listener
 from .training.optimizer import ScaledOptimizer
 from .word_classifier import (
     check_encoder_ran,
+    default_model,
     initialize_on_sample,
     mean_over_words,
     mix_teacher_probs,
@@ -30,24 +31,7 @@ from .word_classifier import (
 
 register_extensions()
 
-DEFAULT_MODEL_CONFIG = """
-[model]
-@architectures = "spacy_punct.PunctuatorModel.v1"
-hidden_width = 128
-dropout = 0.2
-nO = null
-
-[model.tok2vec]
-@architectures = "spacy.HashEmbedCNN.v2"
-pretrained_vectors = null
-width = 96
-depth = 4
-embed_size = 2000
-window_size = 1
-maxout_pieces = 3
-subword_features = true
-"""
-DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
+DEFAULT_MODEL = default_model(hidden_width=128)
 
 
 @Language.factory(

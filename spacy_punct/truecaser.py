@@ -13,36 +13,18 @@ from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
 from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.vocab import Vocab
-from thinc.api import Config, Model
+from thinc.api import Model
 from thinc.types import Floats2d
 
 from .align import cased_word_texts, gold_case_classes, sentence_initial_words, token_table
 from .casing import CASE_LABELS, apply_case, case_label, is_caseless, is_uncasable, written_in_capitals
 from .extensions import register_extensions, set_token_values
 from .word_records import read_docbins
-from .word_classifier import check_encoder_ran, initialize_on_sample, mean_over_words, weighted_cross_entropy
+from .word_classifier import check_encoder_ran, default_model, initialize_on_sample, mean_over_words, weighted_cross_entropy
 
 register_extensions()
 
-DEFAULT_MODEL = Config().from_str(
-    """
-[model]
-@architectures = "spacy_punct.PunctuatorModel.v1"
-hidden_width = 64
-dropout = 0.2
-nO = null
-
-[model.tok2vec]
-@architectures = "spacy.HashEmbedCNN.v2"
-pretrained_vectors = null
-width = 96
-depth = 4
-embed_size = 2000
-window_size = 1
-maxout_pieces = 3
-subword_features = true
-"""
-)["model"]
+DEFAULT_MODEL = default_model(hidden_width=64)
 
 
 @Language.factory(

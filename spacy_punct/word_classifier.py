@@ -10,11 +10,35 @@ import numpy
 from spacy.errors import Errors
 from spacy.tokens import Doc
 from spacy.training import Example
-from thinc.api import Model, Ops
+from thinc.api import Config, Model, Ops
 from thinc.types import Floats1d, Floats2d
 
 from .extensions import TEACHER_ATTR, token_values
 from .labels import LabelSet
+
+
+def default_model(hidden_width: int) -> Config:
+    """The default `model` of a word classifier: `spacy_punct.PunctuatorModel.v1`
+    with a `hidden_width` ReLU layer on its own small CNN tok2vec."""
+    return Config().from_str(
+        f"""
+[model]
+@architectures = "spacy_punct.PunctuatorModel.v1"
+hidden_width = {hidden_width}
+dropout = 0.2
+nO = null
+
+[model.tok2vec]
+@architectures = "spacy.HashEmbedCNN.v2"
+pretrained_vectors = null
+width = 96
+depth = 4
+embed_size = 2000
+window_size = 1
+maxout_pieces = 3
+subword_features = true
+"""
+    )["model"]
 
 
 def initialize_on_sample(
