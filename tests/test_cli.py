@@ -535,15 +535,15 @@ def test_an_unwritable_output_is_one_line_of_error(trained, tmp_path, target):
 
 
 def test_progress_never_shares_the_outputs_terminal(monkeypatch, tmp_path):
-    from spacy_punct import cli
+    from spacy_punct.cli._util import show_progress
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
-    assert not cli._show_progress(None, None)  # the output goes to the terminal the bar is on
-    assert cli._show_progress(None, tmp_path / "out.txt")
-    assert cli._show_progress(True, None)
+    assert not show_progress(None, None)  # the output goes to the terminal the bar is on
+    assert show_progress(None, tmp_path / "out.txt")
+    assert show_progress(True, None)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
-    assert not cli._show_progress(None, tmp_path / "out.txt")
+    assert not show_progress(None, tmp_path / "out.txt")
 
 
 def test_a_missing_or_folder_input_is_refused_before_loading(tmp_path):

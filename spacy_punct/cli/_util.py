@@ -1,0 +1,149 @@
+"""What the commands share: the app, errors, loading, inputs, outputs, threads."""
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, NoReturn, Optional
+
+import typer
+from spacy.language import Language
+
+from .. import textio
+from ..decode import check_settings
+from ..inference import PipelineError
+from ..inference import find_punctuator, load_pipeline
+from ..threads import set_threads
+
+app = typer.Typer(
+    help="Punctuation restoration with spaCy.",
+    no_args_is_help=True,
+    context_settings={"max_content_width": 120},
+)
+
+
+@app.callback()
+def main() -> None:
+    """Punctuation restoration with spaCy."""
+
+
+def fail(message: str) -> NoReturn:
+    """Print an error and exit with status 1."""
+    typer.secho(f"Error: {message}", err=True, fg=typer.colors.RED)
+    raise typer.Exit(1)
+
+
+def parse_settings(values: List[str], option: str) -> Dict[str, float]:
+    """LABEL=VALUE pairs of a repeated option."""
+    settings: Dict[str, float] = {}
+    for value in values:
+        label, sep, number = value.partition("=")
+        try:
+            settings[label.strip().upper()] = float(number)
+        except ValueError:
+            fail(f"{option} takes LABEL=NUMBER (e.g. QUESTION=0.3), not {value!r}.")
+        if not sep:
+            fail(f"{option} takes LABEL=NUMBER (e.g. QUESTION=0.3), not {value!r}.")
+    return settings
+
+
+def load_with_settings(model: str, keep_existing: Optional[bool] = None, thresholds: Optional[List[str]] = None,
+          margins: Optional[List[str]] = None, add_marks: Optional[bool] = None) -> Language:
+    """Load a punctuating pipeline with decision settings from the command line."""
+    settings: Dict[str, Any] = {}
+    if keep_existing is not None:
+        settings["keep_existing"] = keep_existing
+    if add_marks is not None:
+        settings["add_marks"] = add_marks
+    if thresholds:
+        settings["thresholds"] = parse_settings(thresholds, "--threshold")
+    if margins:
+        settings["margins"] = parse_settings(margins, "--margin")
+    try:
+        nlp = load_pipeline(model, threads=None)  # each command sets its --threads
+        if settings:
+            name, pipe = find_punctuator(nlp)
+            check_settings(pipe.label_set, settings.get("thresholds"), settings.get("margins"), ("--threshold", "--margin"))
+            for key, value in settings.items():
+                setattr(pipe, key, value)
+    except (PipelineError, ValueError) as e:
+        fail(str(e))
+    return nlp
+
+
+def apply_transformer_settings(nlp: Language, window: int, stride: int, cpu_precision: str) -> None:
+    """Set the transformers' window, stride and CPU precision when asked to."""
+    from ..layers.autocast import set_cpu_precision
+    from ..windows import set_windows
+
+    try:
+        if window or stride:
+            set_windows(nlp, window, stride)
+        if cpu_precision:
+            set_cpu_precision(nlp, cpu_precision)
+    except ValueError as e:
+        fail(str(e))
+
+
+CPU_PRECISION_HELP = (
+    "Transformers on a CPU: float32, bfloat16, or auto (bfloat16 where the CPU computes it natively); "
+    "default: as configured."
+)
+
+
+THREADS_HELP = "Torch threads per process; 1 stays fast when other processes share the cores."
+ENCODING_HELP = "The input's encoding, such as latin-1 or cp1252 (default: UTF-8, or UTF-16 with a byte-order mark)."
+
+
+def open_input(path: Optional[Path], encoding: Optional[str], keep_line_ends: bool = False) -> textio.TextReader:
+    """A reader of the input file, or of standard input (no path, or `-`);
+    at a terminal, a line on stderr says that input is awaited."""
+    if path is not None and str(path) != "-":
+        return textio.open_text(path, encoding, keep_line_ends)
+    if sys.stdin.isatty():
+        typer.echo("Reading standard input: one document per line; Ctrl-D ends it.", err=True)
+    return textio.TextReader(sys.stdin.buffer, "standard input", encoding, keep_line_ends)
+
+
+def check_input(path: Optional[Path]) -> None:
+    """Fail at once on an input file that is missing or a folder (`-` is
+    standard input)."""
+    if path is None or str(path) == "-":
+        return
+    if not path.exists():
+        fail(f"the input {path} does not exist.")
+    if path.is_dir():
+        fail(f"the input {path} is a folder: give a file.")
+
+
+def show_progress(progress: Optional[bool], output: Optional[Path]) -> bool:
+    """Whether to show progress on stderr: as asked, else when stderr is a
+    terminal that the output is not written to (the bar would share its lines)."""
+    if progress is not None:
+        return progress
+    return sys.stderr.isatty() and not (output is None and sys.stdout.isatty())
+
+
+def set_threads_or_fail(threads: int) -> None:
+    try:
+        set_threads(threads)
+    except ValueError as e:
+        fail(str(e))
+
+
+def prepare_output(path: Optional[Path], *inputs: Optional[Path]) -> None:
+    """Refuse an output that is one of the inputs or cannot be written;
+    create its folder."""
+    if path is None:
+        return
+    for source in inputs:
+        if source is not None and str(source) != "-" and path.exists() and path.resolve() == source.resolve():
+            fail(f"the output {path} is the input: choose another file (nothing was written).")
+    if path.exists() and path.is_dir():
+        fail(f"the output {path} is a folder; give a file name.")
+    existed = path.exists()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf8"):
+            pass
+    except OSError as e:
+        fail(f"cannot write {path}: {e.strerror or e} (nothing was written).")
+    if not existed:
+        path.unlink()

@@ -1,0 +1,109 @@
+"""`spacy-punct evaluate`: score a pipeline on test sets."""
+import json
+import sys
+from pathlib import Path
+from typing import Any, Dict, Optional
+
+import typer
+from tqdm import tqdm
+
+from ..inference import evaluate as evaluate_pipeline
+from ..threads import DEFAULT_THREADS
+from ._util import (
+    CPU_PRECISION_HELP,
+    THREADS_HELP,
+    app,
+    apply_transformer_settings,
+    fail,
+    load_with_settings,
+    set_threads_or_fail,
+)
+
+
+@app.command(short_help="Score a pipeline on test sets.")
+def evaluate(
+    model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
+    data: Path = typer.Argument(..., help="A .spacy test set, or a folder whose .spacy files are test sets.", exists=True),
+    output_dir: Optional[Path] = typer.Option(None, "--output-dir", "-o", help="Write <test set>.json and .md here."),
+    input_case: str = typer.Option(
+        "lower", help="How the input words are written: lower (as most recognisers write), upper, title, or written (as in the test set)."
+    ),
+    max_length: int = typer.Option(0, help="Cut documents into chunks of this many words (0: whole documents)."),
+    asr_noise: float = typer.Option(0.0, help="Simulate recognition errors: alter this share of the words (see spacy_punct.asr_noise.v1)."),
+    asr_noise_words: bool = typer.Option(
+        False, help="The simulated errors put other words of the text in place of the [UNK] placeholder."
+    ),
+    gold_marks: bool = typer.Option(
+        False, help="Write the test set's marks where the punctuator's decisions go: the truecaser scored with perfect sentence ends."
+    ),
+    input_marks: bool = typer.Option(
+        False, help="Read each document with its punctuation and add no mark (--case-only): the truecaser scored on punctuated text."
+    ),
+    seed: int = typer.Option(0, help="Seed of the simulated recognition errors."),
+    window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
+    stride: int = typer.Option(0, help="Transformers: tokens between window starts (0: the window); window/stride predictions per token."),
+    cpu_precision: str = typer.Option("", help=CPU_PRECISION_HELP),
+    threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
+) -> None:
+    """Score a pipeline on test sets: per-class P/R/F1, micro and macro F1,
+    slot error rate, confusion matrix, sentence boundaries and speed."""
+    set_threads_or_fail(threads)
+    nlp = load_with_settings(model)
+    apply_transformer_settings(nlp, window, stride, cpu_precision)
+    test_sets = sorted(data.glob("*.spacy")) if data.is_dir() else [data]
+    if not test_sets:
+        fail(f"no .spacy files in {data}.")
+    if output_dir:
+        output_dir.mkdir(parents=True, exist_ok=True)
+    suffix = (f".asr-noise-{asr_noise:g}" if asr_noise else "") + ("-words" if asr_noise and asr_noise_words else "")
+    suffix += (f".{input_case}" if input_case != "lower" else "") + (".gold-marks" if gold_marks else "")
+    suffix += ".input-marks" if input_marks else ""
+    for test_set in test_sets:
+        bar = tqdm(desc=test_set.name, unit=" words", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False)
+        try:
+            result = evaluate_pipeline(
+                nlp, test_set, input_case=input_case, max_length=max_length, asr_noise=asr_noise,
+                asr_noise_words=asr_noise_words, gold_marks=gold_marks, input_marks=input_marks, seed=seed,
+                progress=bar.update,
+            )
+        except ValueError as e:
+            fail(str(e))
+        finally:
+            bar.close()
+        table = format_scores(result)
+        typer.echo(f"{test_set}{' with ' + suffix[1:] if suffix else ''}\n{table}\n")
+        if output_dir:
+            name = test_set.stem + suffix
+            (output_dir / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
+            (output_dir / f"{name}.md").write_text(table + "\n", encoding="utf8")
+
+
+def format_scores(scores: Dict[str, Any]) -> str:
+    """A markdown table of the per-class and overall scores."""
+    rows = ["| label | P | R | F1 | support |", "|---|---:|---:|---:|---:|"]
+    if scores.get("gold_marks"):
+        rows.insert(0, "The test set's marks where the punctuator's decisions go: its punctuation scores are its own.\n")
+    if scores.get("input_marks"):
+        rows.insert(0, "The input has the test set's marks, and the punctuator adds none: its punctuation scores are the input's.\n")
+    for label, s in scores["punct_per_type"].items():
+        rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} | {s['support']} |")
+    support = sum(s["support"] for s in scores["punct_per_type"].values())
+    rows.append(
+        f"| **overall (micro)** | {100 * scores['punct_p']:.1f} | {100 * scores['punct_r']:.1f} "
+        f"| {100 * scores['punct_f']:.1f} | {support} |"
+    )
+    rows.append("")
+    rows.append(
+        f"macro F1 {100 * scores['punct_macro_f']:.1f} · SER {100 * scores['punct_ser']:.1f} · "
+        f"sentence boundaries P/R/F1 {100 * scores['sents_p']:.1f}/{100 * scores['sents_r']:.1f}/"
+        f"{100 * scores['sents_f']:.1f} · {scores['words']} words, {scores['words_per_second']:.0f} words/s"
+    )
+    if scores.get("case_f") is not None:
+        rows += ["", "| case | P | R | F1 |", "|---|---:|---:|---:|"]
+        for label, s in scores["case_per_type"].items():
+            rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} |")
+        rows.append(f"| **not lower-case** | {100 * scores['case_p']:.1f} | {100 * scores['case_r']:.1f} "
+                    f"| {100 * scores['case_f']:.1f} |")
+        rows += ["", f"not lower-case F1: sentence-initial {100 * scores['case_initial_f']:.1f} · "
+                     f"other words (names, acronyms) {100 * scores['case_inner_f']:.1f}"]
+    return "\n".join(rows)

@@ -1,0 +1,168 @@
+"""`spacy-punct punctuate`: punctuate text, records or timed words: files, standard input, Ray."""
+import sys
+from pathlib import Path
+from typing import Any, Iterator, List, Optional, TextIO, Tuple
+
+import typer
+from spacy.language import Language
+from tqdm import tqdm
+
+from .. import textio
+from ..captions import CAPTION_FORMATS, CueBuilder, caption_header, doc_caption_words, format_cue
+from ..inference import PipelineError, RecordError
+from ..inference import load_pipeline, output_record, parse_record_line, punctuate_docs, punctuate_parts
+from ..inference import record_doc, record_line
+from ..threads import DEFAULT_THREADS
+from ._util import (
+    CPU_PRECISION_HELP,
+    ENCODING_HELP,
+    THREADS_HELP,
+    app,
+    apply_transformer_settings,
+    check_input,
+    fail,
+    load_with_settings,
+    open_input,
+    prepare_output,
+    set_threads_or_fail,
+    show_progress,
+)
+
+
+def _items(nlp: Language, reader: textio.TextReader, whole: bool, records: bool) -> Iterator[Tuple[Any, Any]]:
+    """(text or doc, input record) pairs: one per line, or the whole input;
+    with `records`, a JSON object per non-empty line."""
+    if whole:
+        text = reader.read()
+        yield text, {"text": text}
+        return
+    for number, line in enumerate(reader, start=1):
+        if not records:
+            yield line, {"text": line}
+            continue
+        if not line.strip():
+            continue
+        record = parse_record_line(line, number)
+        yield record_doc(nlp, record, number), record
+
+
+@app.command(short_help="Punctuate text, records or timed words.")
+def punctuate(
+    model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
+    input: Optional[Path] = typer.Argument(None, help="Text file, plain or gzip (default or -: standard input)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Output file (default: stdout)."),
+    format: str = typer.Option("text", help="Output: text (the punctuated text), jsonl (one JSON record per document), or srt / vtt captions (timed words in JSONL input)."),
+    max_chars: int = typer.Option(84, min=1, help="srt/vtt: characters per cue at most (a cue also ends at each sentence end)."),
+    max_seconds: float = typer.Option(7.0, min=0.1, help="srt/vtt: seconds per cue at most."),
+    input_format: Optional[str] = typer.Option(None, help="Input: text (one document per line) or jsonl (records with 'text' or timed 'words'); default: jsonl for a .jsonl or .jsonl.gz file, else text."),
+    whole: bool = typer.Option(False, "--whole", help="The whole input is one document (default: one per line)."),
+    encoding: Optional[str] = typer.Option(None, help=ENCODING_HELP),
+    batch_size: int = typer.Option(64, min=1, help="Documents per batch."),
+    keep_existing: Optional[bool] = typer.Option(None, "--keep-existing/--replace-existing", help="Keep punctuation already in the input, or let predictions replace it (default: as the pipeline says)."),
+    add_marks: Optional[bool] = typer.Option(None, "--add-marks/--case-only", help="Write the predicted marks, or keep the input's punctuation as it is and restore case only (text that is punctuated already; default: as the pipeline says)."),
+    threshold: List[str] = typer.Option([], help="LABEL=P: write LABEL's mark wherever its probability reaches P (repeatable)."),
+    margin: List[str] = typer.Option([], help="LABEL=X: write LABEL's mark only with a relative margin over every other class above X (repeatable)."),
+    window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
+    stride: int = typer.Option(0, help="Transformers: tokens between window starts (0: the window); window/stride predictions per token."),
+    cpu_precision: str = typer.Option("", help=CPU_PRECISION_HELP),
+    threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
+    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="Show words done on stderr (default: when it is a terminal)."),
+    engine: str = typer.Option("local", help="local: this process; ray: an actor pool on Ray (the ray extra; RAY_ADDRESS for a cluster) over JSONL or Parquet records in INPUT, written to the folder -o."),
+    workers: int = typer.Option(2, min=1, help="--engine ray: actors, each with its own pipeline."),
+) -> None:
+    """Punctuate text: one document per line (empty lines stay empty, line ends
+    as in the input: CRLF stays CRLF), read and
+    written as it goes, so memory stays bounded on inputs of any size; lines
+    of any length are punctuated in pieces."""
+    check_input(input)
+    if format not in ("text", "jsonl", *CAPTION_FORMATS):
+        fail(f"unknown --format {format!r}; choose text, jsonl, srt or vtt.")
+    if input_format is None:
+        input_format = "jsonl" if input is not None and input.name.endswith((".jsonl", ".jsonl.gz")) else "text"
+    if input_format not in ("text", "jsonl"):
+        fail(f"unknown --input-format {input_format!r}; choose text or jsonl.")
+    if format in CAPTION_FORMATS and input_format != "jsonl":
+        fail(f"--format {format} needs word timings: give JSONL records of timed words with --input-format jsonl.")
+    if engine not in ("local", "ray"):
+        fail(f"unknown --engine {engine!r}; choose local or ray.")
+    if engine == "ray":
+        settings = {"--keep-existing/--replace-existing": keep_existing is not None,
+                    "--add-marks/--case-only": add_marks is not None, "--threshold": bool(threshold),
+                    "--margin": bool(margin), "--window": bool(window), "--stride": bool(stride),
+                    "--cpu-precision": bool(cpu_precision)}
+        given = [option for option, is_set in settings.items() if is_set]
+        if encoding is not None:
+            fail("--engine ray reads JSONL (UTF-8) or Parquet records: --encoding would be ignored.")
+        if given:
+            fail(f"--engine ray runs the pipeline with its saved settings: {', '.join(given)} would be ignored "
+                 "(save a pipeline with them instead).")
+        _punctuate_on_ray(model, input, output, workers, batch_size, threads)
+        return
+    prepare_output(output, input)
+    set_threads_or_fail(threads)
+    nlp = load_with_settings(model, keep_existing, threshold, margin, add_marks)
+    apply_transformer_settings(nlp, window, stride, cpu_precision)
+    try:
+        reader = open_input(input, encoding, keep_line_ends=format == "text")
+    except textio.InputError as e:
+        fail(str(e))
+    target: TextIO = output.open("w", encoding="utf8", newline="\n") if output else sys.stdout
+    bar = tqdm(unit=" words", file=sys.stderr, disable=not show_progress(progress, output), smoothing=0.1)
+    try:
+        items = _items(nlp, reader, whole, input_format == "jsonl")
+        if format == "jsonl":
+            # a long text's pieces are joined into one record
+            results = ((doc, record_line(output_record(doc, record)) + "\n")
+                       for doc, record in punctuate_docs(nlp, items, batch_size=batch_size))
+        elif format in CAPTION_FORMATS:
+            target.write(caption_header(format))
+            results = _caption_texts(punctuate_docs(nlp, items, batch_size=batch_size), format, max_chars, max_seconds)
+        else:
+            # a long text is written piece by piece, as its pieces are done, its
+            # lines ended as in the input (CRLF stays CRLF)
+            results = ((doc, textio.restore_line_ends(doc.text + ("\n" if last else ""), reader.line_ends))
+                       for doc, _, _, last in punctuate_parts(nlp, items, batch_size=batch_size))
+        for doc, text in results:
+            target.write(text)
+            target.flush()
+            bar.update(sum(1 for token in doc if token._.source_i is not None and not token.is_space))
+    except (RecordError, ValueError) as e:
+        fail(f"{reader.name}: {e} The output written so far is kept.")
+    finally:
+        bar.close()
+        reader.close()
+        if output:
+            target.close()
+    if reader.replaced:
+        typer.secho(textio.replaced_message(reader), err=True)
+    if reader.error:
+        fail(f"{reader.error}. The output of the lines before it is written.")
+
+
+def _caption_texts(results: Iterator[Tuple[Any, Any]], kind: str, max_chars: int,
+                   max_seconds: float) -> Iterator[Tuple[Any, str]]:
+    """(doc, its cues as text) per punctuated doc; cues numbered across docs."""
+    builder = CueBuilder(max_chars, max_seconds)
+    for number, (doc, _) in enumerate(results, start=1):
+        found = [cue for word in doc_caption_words(doc, f"record {number}") for cue in builder.add(word)]
+        yield doc, "".join(format_cue(cue, kind) for cue in found + builder.flush())
+
+
+def _punctuate_on_ray(model: str, input: Optional[Path], output: Optional[Path], workers: int, batch_size: int,
+                      threads: int) -> None:
+    """`punctuate --engine ray`: records from files to a folder, on Ray."""
+    try:
+        from ..distributed import input_format, punctuate_files
+    except ImportError as e:
+        fail(f"--engine ray needs the ray extra (pip install spacy-punct[ray]): {e}")
+    if input is None or output is None:
+        fail("--engine ray reads records from INPUT (.jsonl or .parquet) and writes them to the folder -o.")
+    if output.exists():
+        fail(f"the output folder {output} exists: choose a new one (nothing was written).")
+    try:
+        input_format(input)
+        load_pipeline(model, threads=None)  # fail here, not in every actor
+        count = punctuate_files(model, input, output, workers=workers, batch_size=batch_size, threads=threads)
+    except (PipelineError, ValueError) as e:
+        fail(str(e))
+    typer.echo(f"Wrote {count} records to {output}")

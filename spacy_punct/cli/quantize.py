@@ -1,0 +1,36 @@
+"""`spacy-punct quantize`: save an int8 copy of a transformer pipeline."""
+from pathlib import Path
+
+import typer
+
+from ..inference import PipelineError
+from ..inference import load_pipeline
+from ._util import app, fail, load_with_settings
+
+
+@app.command(short_help="Save an int8 copy of a transformer pipeline.")
+def quantize(
+    model: str = typer.Argument(..., help="A transformer pipeline name or path with a punctuator."),
+    output: Path = typer.Argument(..., help="The folder to write the quantized pipeline to (must not exist)."),
+    dtype: str = typer.Option("qint8", help="qint8 (int8 linear layers) or float16."),
+    weights_storage: str = typer.Option(
+        "float32", help="How the encoder's weights are saved: float32, or int8 (a quarter of the size, one scale per row)."
+    ),
+) -> None:
+    """Add an `int8_quantizer` before the transformers: at inference their
+    linear layers run with int8 weights (PyTorch dynamic quantization, CPU);
+    the float weights are what is saved (in `--weights-storage`), so the copy
+    loads anywhere."""
+    from ..quantizer import add_quantizer, storage_overrides
+
+    if output.exists():
+        fail(f"{output} exists: choose a new folder (nothing was written).")
+    nlp = load_with_settings(model)
+    try:
+        if weights_storage != "float32":
+            nlp = load_pipeline(model, config=storage_overrides(nlp, weights_storage), threads=None)
+        add_quantizer(nlp, dtype)
+    except (PipelineError, ValueError) as e:
+        fail(str(e))
+    nlp.to_disk(output)
+    typer.echo(f"Wrote {output} (pipeline: {', '.join(nlp.pipe_names)})")

@@ -1,0 +1,34 @@
+"""`spacy-punct split`: hold out the last documents as a dev set."""
+from pathlib import Path
+
+import spacy
+import typer
+from spacy.tokens import DocBin
+
+from ..word_records import read_docbins
+from ._util import app, fail, prepare_output
+
+
+@app.command(short_help="Hold out the last documents as a dev set.")
+def split(
+    input: Path = typer.Argument(..., help="A .spacy file (or folder) to split.", exists=True),
+    train_output: Path = typer.Argument(..., help="The .spacy file for the training part."),
+    dev_output: Path = typer.Argument(..., help="The .spacy file for the held-out part."),
+    dev_fraction: float = typer.Option(0.1, help="Share of the documents held out (the last ones)."),
+    lang: str = typer.Option("en", help="Language of the texts."),
+) -> None:
+    """Hold out the last documents of a corpus as a dev set."""
+    if not 0 < dev_fraction < 1:
+        fail(f"--dev-fraction must be between 0 and 1, not {dev_fraction}.")
+    prepare_output(train_output, input)
+    prepare_output(dev_output, input)
+    try:
+        docs = list(read_docbins(input, spacy.blank(lang).vocab))
+    except ValueError as e:
+        fail(str(e))
+    if len(docs) < 2:
+        fail(f"{input} has {len(docs)} document(s): too few to split.")
+    n_dev = min(len(docs) - 1, max(1, round(len(docs) * dev_fraction)))
+    for path, part in ((train_output, docs[:-n_dev]), (dev_output, docs[-n_dev:])):
+        DocBin(docs=part, store_user_data=True).to_disk(path)
+        typer.echo(f"Wrote {len(part)} docs, {sum(len(d) for d in part)} tokens to {path}")

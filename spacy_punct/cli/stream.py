@@ -1,0 +1,130 @@
+"""`spacy-punct stream`: punctuate a live stream of words."""
+import json
+import sys
+from pathlib import Path
+from typing import Any, List, Optional, TextIO
+
+import typer
+
+from .. import textio
+from ..captions import CAPTION_FORMATS, CaptionWord, CueBuilder, caption_header, format_cue
+from ..inference import RecordError
+from ..threads import DEFAULT_THREADS
+from ._util import (
+    ENCODING_HELP,
+    THREADS_HELP,
+    app,
+    check_input,
+    fail,
+    load_with_settings,
+    open_input,
+    set_threads_or_fail,
+)
+
+
+@app.command(short_help="Punctuate a live stream of words from stdin.")
+def stream(
+    model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
+    input: Optional[Path] = typer.Argument(None, help="A file of words (default or -: standard input)."),
+    format: str = typer.Option("text", help="Output: text (sentences on lines), jsonl (one committed word per line, with timings), srt or vtt (cues as they complete)."),
+    lookahead: int = typer.Option(4, min=0, help="Words read after a word before it is committed (with --entropy: at most this many)."),
+    entropy: Optional[float] = typer.Option(None, min=0.0, help="Entropy decoding: commit a word once the entropy of its prediction (nats) is at most this."),
+    min_lookahead: int = typer.Option(1, min=0, help="With --entropy: words read after a word before it may be committed."),
+    left_context: int = typer.Option(50, min=1, help="Committed words the model still reads."),
+    max_chars: int = typer.Option(84, min=1, help="srt/vtt: characters per cue at most."),
+    max_seconds: float = typer.Option(7.0, min=0.1, help="srt/vtt: seconds per cue at most."),
+    keep_existing: Optional[bool] = typer.Option(None, "--keep-existing/--replace-existing", help="Keep punctuation already in the words, or let predictions replace it."),
+    add_marks: Optional[bool] = typer.Option(None, "--add-marks/--case-only", help="Write the predicted marks, or keep the words' punctuation and restore case only."),
+    threshold: List[str] = typer.Option([], help="LABEL=P (repeatable), as for punctuate."),
+    margin: List[str] = typer.Option([], help="LABEL=X (repeatable), as for punctuate."),
+    encoding: Optional[str] = typer.Option(None, help=ENCODING_HELP),
+    threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
+) -> None:
+    """Read words as a recogniser writes them, one or more per line: plain
+    words, or JSON (a {"word", "start", "end"} object, a list of them, a record
+    with "words", Vosk's {"result": [...]}, Whisper's segments). Committed
+    words are written as soon as they are decided, line-buffered; the rest at
+    the end of the input. A bad line stops the stream with an error naming it,
+    after the words read before it are written."""
+    from ..streaming import EntropyLookahead, FixedLookahead, Streamer
+    from ..timed import line_words
+
+    check_input(input)
+    if format not in ("text", "jsonl", *CAPTION_FORMATS):
+        fail(f"unknown --format {format!r}; choose text, jsonl, srt or vtt.")
+    set_threads_or_fail(threads)
+    nlp = load_with_settings(model, keep_existing, threshold, margin, add_marks)
+    try:
+        policy = EntropyLookahead(entropy, lookahead, min_lookahead) if entropy is not None else FixedLookahead(lookahead)
+        streamer = Streamer(nlp, policy, left_context=left_context)
+    except ValueError as e:
+        fail(str(e))
+    try:
+        reader = open_input(input, encoding)
+    except textio.InputError as e:
+        fail(str(e))
+    writer = _StreamWriter(sys.stdout, format, CueBuilder(max_chars, max_seconds) if format in CAPTION_FORMATS else None)
+    error = None
+    try:
+        for number, line in enumerate(reader, start=1):
+            try:
+                entries = line_words(line, f"line {number}")  # its errors name the line
+            except RecordError as e:
+                error = f"{reader.name}, {e}"
+                break
+            try:
+                for entry in entries:
+                    if writer.cues is not None and (isinstance(entry, str) or entry.get("start") is None):
+                        word = entry if isinstance(entry, str) else entry.get("word", entry.get("text"))
+                        raise RecordError(f"the word {word!r} has no timings; captions need word timings.")
+                    writer.write(streamer.push(entry))
+            except RecordError as e:
+                error = f"{reader.name}, line {number}: {e}"
+                break
+        if error is None and reader.error:
+            error = f"{reader.error}."
+        writer.write(streamer.flush(close=error is None))
+        writer.close()
+    except RecordError as e:  # captions without timings
+        error = f"{reader.name}: {e}"
+    finally:
+        reader.close()
+    if reader.replaced:
+        typer.secho(textio.replaced_message(reader), err=True)
+    if error:
+        fail(f"{error} The words before it were written.")
+
+
+class _StreamWriter:
+    """Writes committed words as text, JSONL or caption cues, flushing each line."""
+
+    def __init__(self, target: TextIO, format: str, cues: Optional[CueBuilder]) -> None:
+        self.target, self.format, self.cues = target, format, cues
+        self.open_line = False
+        if cues is not None:
+            self._emit(caption_header(format))
+
+    def write(self, words: List[Any]) -> None:
+        for word in words:
+            if self.format == "jsonl":
+                self._emit(json.dumps(word.__dict__, ensure_ascii=False) + "\n")
+            elif self.cues is not None:
+                if word.start is None:
+                    raise RecordError(f"word {word.index + 1} ({word.word!r}) has no timings; captions need word timings.")
+                caption_word = CaptionWord(word.text, word.start, word.end, word.sentence_end)
+                self._emit("".join(format_cue(cue, self.format) for cue in self.cues.add(caption_word)))
+            elif word.text:  # a word that was only a replaced mark writes nothing
+                self._emit((" " if self.open_line else "") + word.text + ("\n" if word.sentence_end else ""))
+                self.open_line = not word.sentence_end
+
+    def close(self) -> None:
+        if self.cues is not None:
+            self._emit("".join(format_cue(cue, self.format) for cue in self.cues.flush()))
+        elif self.open_line:
+            self._emit("\n")
+            self.open_line = False
+
+    def _emit(self, text: str) -> None:
+        if text:
+            self.target.write(text)
+            self.target.flush()
