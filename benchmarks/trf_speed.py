@@ -29,7 +29,8 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from spacy_punct.inference import evaluate, load_pipeline
 from spacy_punct.layers.autocast import native_bfloat16, set_cpu_precision
-from spacy_punct.quantizer import add_quantizer, hf_shims, qconfig_spec
+from spacy_punct.hf_models import hf_shims
+from spacy_punct.quantizer import add_quantizer, qconfig_spec
 from spacy_punct.threads import set_threads
 from spacy_punct.benchmark import benchmark_lines, count_words, words_per_second
 

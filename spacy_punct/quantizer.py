@@ -11,12 +11,13 @@ bfloat16 (`cpu_precision`, see `spacy_punct.layers.autocast`) runs in float32,
 which the quantized layers take. Inference only: training needs the float
 weights."""
 import warnings
-from typing import Any, Dict, Iterable, Iterator, List, Optional
+from typing import Any, Dict, Iterable, Iterator, Optional
 
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
-from thinc.api import Model
+
+from .hf_models import hf_layers, hf_shims
 
 QUANTIZED_TYPES = {"qint8": "qint8", "float16": "float16"}
 
@@ -39,27 +40,6 @@ def qconfig_spec(dtype: str) -> Dict[Any, Any]:
 
     qconfig = per_channel_dynamic_qconfig if dtype == "qint8" else float16_dynamic_qconfig
     return {torch.nn.Linear: qconfig}
-
-
-def hf_layers(nlp: Language) -> List[Model]:
-    """The layers of the pipeline's components that hold a Hugging Face shim
-    (spacy-transformers' HFWrapper)."""
-    layers = []
-    for _, pipe in nlp.pipeline:
-        model = getattr(pipe, "model", None)
-        if model is None:
-            continue
-        layers.extend(node for node in model.walk() if any(_is_hf_shim(s) for s in node.shims))
-    return layers
-
-
-def _is_hf_shim(shim: Any) -> bool:
-    return hasattr(getattr(shim, "_model", None), "get_input_embeddings")
-
-
-def hf_shims(nlp: Language) -> List[Any]:
-    """The Hugging Face shims of the pipeline's components (spacy-transformers)."""
-    return [shim for layer in hf_layers(nlp) for shim in layer.shims if _is_hf_shim(shim)]
 
 
 class Int8Quantizer(Pipe):

@@ -6,7 +6,8 @@ from typer.testing import CliRunner
 
 from spacy_punct.cli import app
 from spacy_punct.inference import load_pipeline, predict_probs
-from spacy_punct.quantizer import add_quantizer, hf_shims
+from spacy_punct.hf_models import hf_shims
+from spacy_punct.quantizer import add_quantizer
 
 from .conftest import TEXTS
 from .test_transformer import trained_trf, trf_pipeline  # noqa: F401  (the fixture)

@@ -104,7 +104,7 @@ def test_the_config_cuts_the_encoder_to_its_lowest_layers(tiny_bert, tmp_path):
     import torch
     from transformers import AutoModel
 
-    from spacy_punct.quantizer import hf_layers
+    from spacy_punct.hf_models import hf_layers
 
     def encoder(nlp):
         (layer,) = hf_layers(nlp)

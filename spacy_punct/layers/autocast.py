@@ -77,7 +77,7 @@ def set_cpu_precision(nlp: Language, cpu_precision: str) -> List[str]:
     """Run the encoders of the pipeline's transformers in `cpu_precision`
     from now on, whatever their architecture (a pipeline trained with
     spacy-transformers' own). Returns the names of the components changed."""
-    from ..quantizer import hf_layers
+    from ..hf_models import hf_layers
     from ..windows import transformer_names
 
     dtype = autocast_dtype(cpu_precision)

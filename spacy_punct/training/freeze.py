@@ -4,23 +4,12 @@ embeddings; on a CPU, leaving them out of the update saves their gradients and
 optimizer steps, and keeps rare word pieces where pretraining put them.
 Freezing the lowest layers as well saves their backward pass: the gradient
 stops at the first layer that trains."""
-from typing import Callable, Iterator, List, Tuple
+from typing import Callable, List
 
 from spacy.language import Language
 from spacy.util import registry
 
-
-def hf_models(nlp: Language) -> Iterator[Tuple[str, object]]:
-    """The Hugging Face models inside the pipeline, with their component's name."""
-    for name, pipe in nlp.pipeline:
-        model = getattr(pipe, "model", None)
-        if model is None:
-            continue
-        for node in model.walk():
-            for shim in node.shims:
-                torch_model = getattr(shim, "_model", None)
-                if torch_model is not None and hasattr(torch_model, "get_input_embeddings"):
-                    yield name, torch_model
+from ..hf_models import hf_models
 
 
 def freeze_input_embeddings(nlp: Language) -> List[str]:
