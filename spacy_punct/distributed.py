@@ -19,7 +19,8 @@ import pyarrow
 import ray
 
 from . import ray_io
-from .inference import RecordError, parse_record_line, punctuate_records, record_line
+from .inference import RecordError, punctuate_records, record_line
+from .timed import parse_json_line
 from .ray_io import JSONLinesSink, JSONLinesSource, ParquetSource
 
 # the read and write tasks unpickle the source and sink without importing this package
@@ -65,7 +66,7 @@ class PunctuateLines(PunctuateBatch):
     it, its values untouched by any conversion to columns."""
 
     def __call__(self, batch: pyarrow.Table) -> Dict[str, List[str]]:
-        records = [parse_record_line(line) for line in batch.column("line").to_pylist()]
+        records = [parse_json_line(line, "line") for line in batch.column("line").to_pylist()]
         return {"line": [record_line(output) for output in self.punctuate(records)]}
 
 

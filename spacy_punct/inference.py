@@ -268,15 +268,6 @@ def record_doc(nlp: Language, record: Record, number: int = 0) -> Doc:
     return nlp.make_doc(text)
 
 
-def parse_record_line(line: str, number: int = 0) -> Any:
-    """The record of a line of JSONL input (`number`: the line's, for errors)."""
-    try:
-        return json.loads(line)
-    except json.JSONDecodeError as e:
-        where = f"line {number}" if number else "line"
-        raise RecordError(f"{where}: not JSON ({e.msg}).") from None
-
-
 def record_line(output: Mapping[str, Any]) -> str:
     """An output record (see `output_record`) as a line of JSONL (no newline)."""
     return json.dumps(output, ensure_ascii=False)

@@ -116,6 +116,15 @@ def words_doc(nlp: Language, words: Sequence[TimedWord]) -> Doc:
     return doc
 
 
+def parse_json_line(line: str, where: str) -> Any:
+    """The value of a line of JSON (JSONL records, word streams); a
+    `RecordError` naming `where` if it is not JSON."""
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{where}: not JSON ({e.msg}).") from None
+
+
 def line_words(line: str, where: str) -> List[Any]:
     """The words on one line of a word stream: plain words separated by
     whitespace, or JSON: a word object, a list of words, or a record with a
@@ -123,10 +132,7 @@ def line_words(line: str, where: str) -> List[Any]:
     stripped = line.strip()
     if not stripped.startswith(("{", "[")):
         return stripped.split()
-    try:
-        value = json.loads(stripped)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"{where}: not JSON ({e.msg}).") from None
+    value = parse_json_line(stripped, where)
     if isinstance(value, list):
         return value
     if not isinstance(value, Mapping):

@@ -10,7 +10,8 @@ from tqdm import tqdm
 from .. import textio
 from ..captions import CAPTION_FORMATS, CueBuilder, caption_header, doc_caption_words, format_cue
 from ..inference import PipelineError, RecordError
-from ..inference import load_pipeline, output_record, parse_record_line, punctuate_docs, punctuate_parts
+from ..inference import load_pipeline, output_record, punctuate_docs, punctuate_parts
+from ..timed import parse_json_line
 from ..inference import record_doc, record_line
 from ..threads import DEFAULT_THREADS
 from ._util import (
@@ -42,7 +43,7 @@ def _items(nlp: Language, reader: textio.TextReader, whole: bool, records: bool)
             continue
         if not line.strip():
             continue
-        record = parse_record_line(line, number)
+        record = parse_json_line(line, f"line {number}")
         yield record_doc(nlp, record, number), record
 
 

@@ -3,14 +3,13 @@
 whose words are written with their punctuation and case (`"trip?"`). One Doc
 per record; every token keeps its word's timings in `token._.start_time` and
 `token._.end_time`, which the pause features read."""
-import json
 from pathlib import Path
 from typing import Iterator
 
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ..timed import RecordError, record_word_list, timed_words, words_doc
+from ..timed import RecordError, parse_json_line, record_word_list, timed_words, words_doc
 from .common import ConversionError, ConversionStats, ConvertOptions, input_files, read_text
 
 
@@ -21,12 +20,9 @@ def convert_timed_jsonl(path: Path, nlp: Language, stats: ConversionStats, optio
                 continue
             where = f"{file}:{number}"
             try:
-                record = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ConversionError(f"{where}: not JSON ({e.msg}).") from None
-            if not isinstance(record, dict):
-                raise ConversionError(f"{where}: expected a record with timed words.")
-            try:
+                record = parse_json_line(line, where)
+                if not isinstance(record, dict):
+                    raise RecordError(f"{where}: expected a record with timed words.")
                 entries = record_word_list(record, where)
                 if entries is None:
                     raise RecordError(f"{where}: no word list ('words', 'result' or 'segments').")
