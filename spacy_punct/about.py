@@ -1,1 +1,2 @@
+"""The package's version."""
 __version__ = "0.1.0"

@@ -16,3 +16,9 @@ def test_the_readme_is_a_guide_not_a_notebook():
     assert len((ROOT / "README.md").read_bytes()) <= 25_000
     for link in ("docs/training.md", "docs/architecture.md", "docs/components.md", "docs/experiments/README.md"):
         assert (ROOT / link).is_file(), link
+
+
+def test_the_architectures_module_map_is_up_to_date():
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "module_map.py"), "--check"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
