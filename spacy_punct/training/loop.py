@@ -1,5 +1,6 @@
 """Training with a time limit: spaCy's own loop, stopped after a number of
 minutes, and the weights of its last steps evaluated once more."""
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,8 +14,19 @@ from spacy.training.loop import create_evaluation_callback, update_meta
 from spacy.util import load_config, registry, resolve_dot_names
 
 
-class TrainingTimeUp(Exception):
-    """Raised by the time-limit callback to end training."""
+class TrainingTimeUp(SystemExit):
+    """Raised by the time-limit callback to end training. A `SystemExit`
+    with status 0: spaCy's loop lets it through its `except Exception` and
+    saves model-last in its `finally`, so a plain `spacy train` with the
+    callback ends cleanly; `spacy-punct train` catches it and evaluates
+    model-last once more."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(0)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
 
 
 @registry.callbacks("spacy_punct.time_limit.v1")
@@ -29,7 +41,9 @@ def create_time_limit(minutes: float) -> Callable[[Language, Dict[str, Any]], No
         if deadline is None:
             deadline = now + 60 * minutes
         elif now >= deadline:
-            raise TrainingTimeUp(f"time limit of {minutes:g} minutes reached at step {info['step']}")
+            message = f"time limit of {minutes:g} minutes reached at step {info['step']}"
+            print(f"Training stops: {message}; model-last is saved.", file=sys.stderr)
+            raise TrainingTimeUp(message)
 
     return before_update
 

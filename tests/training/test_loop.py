@@ -127,3 +127,18 @@ def test_the_last_weights_replace_the_best_when_they_score_higher(trained, tmp_p
     assert meta["name"] == kept.replace("-", "_")
     assert meta["performance"] == {"punct_f": 0.5 if kept == "model-best" else last_score}
     assert loop.keep_the_better_last(tmp_path / "nowhere") is None
+
+
+def test_the_time_limit_ends_plain_spacy_train_cleanly(corpus_path, tmp_path):
+    """spacy_punct.time_limit.v1 in plain `spacy train` ended with TrainingTimeUp and exit status 1."""
+    from spacy.util import load_config
+
+    config = load_config(CONFIGS / "en_cpu.cfg")
+    config["training"]["before_update"] = {"@callbacks": "spacy_punct.time_limit.v1", "minutes": 0.0001}
+    config["training"]["max_steps"] = 100000
+    config.to_disk(tmp_path / "limited.cfg")
+    result = _spacy("train", str(tmp_path / "limited.cfg"), "--output", str(tmp_path / "out"),
+                    "--paths.train", str(corpus_path), "--paths.dev", str(corpus_path))
+    assert "Training stops: time limit of 0.0001 minutes reached" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert (tmp_path / "out" / "model-last" / "meta.json").exists()
