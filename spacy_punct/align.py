@@ -21,19 +21,12 @@ from spacy.util import get_lang_class
 from .casing import case_label, is_placeholder, is_symbol
 from .extensions import token_values
 from .labels import EMPTY, LABEL_MARKS, LabelSet, ends_sentence, is_mark, is_replaceable, stronger, written_label
+from .languages import language_rules
 
 _DOTTED = re.compile(r"^(\w\.)+\w$")  # u.s, e.g, p.m
 # closing brackets and quotes: written straight after a word, a mark goes after them
 _CLOSING = frozenset({")", "]", "}", "'", "’", '"', "”", "»", "›"})
 _ELLIPSES = frozenset({"...", "…", ". . ."})
-
-# abbreviations written in lower case, which spaCy's tokenizer exceptions list
-# capitalised only (or not at all)
-_LOWER_ABBREVIATIONS: Dict[str, FrozenSet[str]] = {
-    "en": frozenset(
-        "dr mr mrs ms prof st jr sr etc vs inc ltd co corp dept approx gov gen rev sen rep mt".split()
-    ),
-}
 
 
 @dataclass
@@ -306,4 +299,4 @@ def _abbreviations(lang: str) -> FrozenSet[str]:
     except Exception:
         exceptions = {}
     listed = {key[:-1] for key in exceptions if len(key) > 2 and key.endswith(".")}
-    return frozenset(listed) | _LOWER_ABBREVIATIONS.get(lang, frozenset())
+    return frozenset(listed) | language_rules(lang).lower_abbreviations

@@ -4,10 +4,10 @@ addresses, paths, code), and symbols, which open no sentence."""
 import re
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Sequence
+from typing import FrozenSet, Iterable, List, Mapping, Sequence
 
-# words written with a capital in any position, per language
-ALWAYS_CAPITALISED: Dict[str, FrozenSet[str]] = {"en": frozenset({"i"})}
+from .languages import language_rules
+
 
 _UNCASABLE = re.compile(
     r"""(
@@ -116,7 +116,7 @@ def _word_roles(roles: List[str], texts: Sequence[str], punct: Sequence[bool], s
 
 def always_capitalised(lang: str) -> FrozenSet[str]:
     """The lower-case words a language always writes with a capital."""
-    return ALWAYS_CAPITALISED.get(lang, frozenset())
+    return language_rules(lang).always_capitalised
 
 
 def written_in_capitals(texts: Iterable[str]) -> bool:

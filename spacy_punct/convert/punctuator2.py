@@ -11,7 +11,8 @@ from spacy.tokens import Doc
 
 from ..labels import LABEL_MARKS, ends_sentence
 from .common import ConversionError, ConversionStats, ConvertOptions, input_files, read_text
-from .tokens import CLITICS, build_doc
+from ..languages import language_rules
+from .tokens import build_doc
 
 MARK_TOKENS = {
     ",COMMA": "COMMA",
@@ -32,7 +33,7 @@ def convert_punctuator2(path: Path, nlp: Language, stats: ConversionStats, optio
     counted; pause tokens are dropped; clitics (`it 's`) are joined to the word
     before them. In a folder, files without a mark token (a README) are
     skipped and reported."""
-    clitics = CLITICS.get(nlp.lang, frozenset())
+    clitics = language_rules(nlp.lang).clitics
     folder = Path(path).is_dir()
     for file in input_files(path, "*"):
         text = read_text(file, stats, options.encoding)

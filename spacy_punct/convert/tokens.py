@@ -7,6 +7,7 @@ from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
 from ..labels import LABEL_MARKS, ends_sentence
+from ..languages import language_rules
 from .common import (
     ConversionError,
     ConversionStats,
@@ -17,10 +18,6 @@ from .common import (
 )
 
 LABEL_ALIASES = {"O": "EMPTY"}
-# pieces the source splits off that are written joined to the word before
-CLITICS = {
-    "en": frozenset({"'s", "'re", "'ve", "'ll", "'d", "'m", "n't", "’s", "’re", "’ve", "’ll", "’d", "’m", "n’t"}),
-}
 
 
 def parse_line(line: str, number: int, path: Path) -> Tuple[str, str]:
@@ -46,7 +43,7 @@ def convert_tokens(
     their label; clitics (`it 's`, `do n't`) are joined to the word before them.
     In a folder, files that are not in the format (a README) are skipped and
     reported."""
-    clitics = CLITICS.get(nlp.lang, frozenset())
+    clitics = language_rules(nlp.lang).clitics
     vocab = nlp.vocab
     doc_length = options.doc_length
     folder = Path(path).is_dir()
