@@ -7,8 +7,9 @@ its lines and the first sentence of its docstring.
 import argparse
 import ast
 import re
-import sys
 from pathlib import Path
+
+from generated import write_between
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "architecture.md"
@@ -38,17 +39,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="fail if the map is stale")
     args = parser.parse_args()
-    text = DOC.read_text(encoding="utf8")
-    before, rest = text.split(START, 1)
-    _, after = rest.split(END, 1)
-    new = f"{before}{START}\n{table()}\n{END}{after}"
-    if args.check:
-        if new != text:
-            sys.exit("docs/architecture.md's module map is stale: run python scripts/module_map.py")
-        print("docs/architecture.md's module map is up to date.")
-        return
-    DOC.write_text(new, encoding="utf8")
-    print(f"Wrote the module map in {DOC}")
+    write_between(DOC, START, END, table(), args.check, "python scripts/module_map.py")
 
 
 if __name__ == "__main__":

@@ -9,9 +9,10 @@ side by side in one run).
 """
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Dict, List
+
+from generated import write_between
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "spacy_punct" / "models"
@@ -55,29 +56,11 @@ def table() -> str:
     return "\n".join(lines)
 
 
-def rewritten(readme: str) -> str:
-    """The README with its table written anew."""
-    if START not in readme or END not in readme:
-        raise SystemExit(f"README.md lacks the table's markers ({START} ... {END}).")
-    before, rest = readme.split(START, 1)
-    _, after = rest.split(END, 1)
-    return f"{before}{START}\n{table()}\n{END}{after}"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="fail if the README's table is stale")
     args = parser.parse_args()
-    path = ROOT / "README.md"
-    readme = path.read_text(encoding="utf8")
-    new = rewritten(readme)
-    if args.check:
-        if new != readme:
-            sys.exit("README.md's pipelines table is stale: run python scripts/report_readme.py")
-        print("README.md's pipelines table is up to date.")
-        return
-    path.write_text(new, encoding="utf8")
-    print(f"Wrote the pipelines table in {path}")
+    write_between(ROOT / "README.md", START, END, table(), args.check, "python scripts/report_readme.py")
 
 
 if __name__ == "__main__":
