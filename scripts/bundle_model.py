@@ -89,10 +89,11 @@ truecaser on the cased test set (words written exactly as in the reference).
 """
 
 
-def bundle_pipeline(model: Path, output: Path, int8: bool) -> None:
+def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]) -> None:
     """Write the trained pipeline `model` to `output`, set to close each text's
     last sentence; with `int8`, its encoder's weights stored in int8 and an
-    int8 quantizer before it."""
+    int8 quantizer before it (its linear layers matching `keep_float` left
+    in float32)."""
     from spacy.util import load_config
 
     from spacy_punct import load_pipeline
@@ -106,7 +107,7 @@ def bundle_pipeline(model: Path, output: Path, int8: bool) -> None:
     if int8:
         overrides["components"].update(storage_overrides(nlp, "int8")["components"])
         nlp = load_pipeline(model, config=overrides)
-        add_quantizer(nlp)
+        add_quantizer(nlp, keep_float=keep_float)
     if output.exists():
         shutil.rmtree(output)
     nlp.to_disk(output)
@@ -146,6 +147,8 @@ def main() -> None:
     pipeline.add_argument("output", type=Path, help="the bundled pipeline's folder in the package")
     pipeline.add_argument("--int8", action="store_true",
                           help="a transformer pipeline: its encoder's weights stored in int8, its linear layers run in int8")
+    pipeline.add_argument("--keep-float", action="append", default=[], metavar="PATTERN",
+                          help="with --int8: linear layers whose names match this regular expression stay float32")
     card = commands.add_parser("card", help="write the bundled pipeline's meta.json and model card from its scores")
     card.add_argument("output", type=Path, help="the bundled pipeline's folder in the package")
     card.add_argument("metrics", type=Path, help="folder of spacy-punct evaluate JSON files for it")
@@ -154,7 +157,7 @@ def main() -> None:
     card.add_argument("--threads", type=int, default=1, help="the threads the scores' words/s were measured with")
     args = parser.parse_args()
     if args.command == "pipeline":
-        bundle_pipeline(args.model, args.output, args.int8)
+        bundle_pipeline(args.model, args.output, args.int8, args.keep_float)
     else:
         write_card(args.output, args.metrics, args.description, args.about, args.threads)
 

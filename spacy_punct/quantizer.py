@@ -10,8 +10,9 @@ it puts the float models back. While quantized, an encoder set to run in
 bfloat16 (`cpu_precision`, see `spacy_punct.layers.autocast`) runs in float32,
 which the quantized layers take. Inference only: training needs the float
 weights."""
+import re
 import warnings
-from typing import Any, Dict, Iterable, Iterator, Optional
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
 
 from spacy.language import Language
 from spacy.pipeline import Pipe
@@ -22,31 +23,48 @@ from .hf_models import hf_layers, hf_shims
 QUANTIZED_TYPES = {"qint8": "qint8", "float16": "float16"}
 
 
-@Language.factory("int8_quantizer", default_config={"dtype": "qint8"})
-def make_int8_quantizer(nlp: Language, name: str, dtype: str) -> "Int8Quantizer":
+@Language.factory("int8_quantizer", default_config={"dtype": "qint8", "keep_float": []})
+def make_int8_quantizer(nlp: Language, name: str, dtype: str, keep_float: List[str]) -> "Int8Quantizer":
     """Quantize the linear layers of the pipeline's transformers at inference
-    (`dtype`: "qint8", or "float16" for half-precision weights)."""
+    (`dtype`: "qint8", or "float16" for half-precision weights), but those
+    whose module names match one of the regular expressions in `keep_float`
+    (e.g. "encoder\\.layer\\.\\d+\\.output\\.dense", a BERT's feed-forward outputs)."""
     if dtype not in QUANTIZED_TYPES:
         raise ValueError(f"dtype must be one of {sorted(QUANTIZED_TYPES)}, not {dtype!r}.")
-    return Int8Quantizer(nlp, name, dtype)
+    for pattern in keep_float:
+        try:
+            re.compile(pattern)
+        except re.error as e:
+            raise ValueError(f"keep_float: {pattern!r} is not a regular expression ({e}).") from None
+    return Int8Quantizer(nlp, name, dtype, keep_float)
 
 
-def qconfig_spec(dtype: str) -> Dict[Any, Any]:
-    """What to quantize and how: every linear layer; int8 weights with one
+def qconfig_spec(dtype: str, model: Any = None, keep_float: Sequence[str] = ()) -> Dict[Any, Any]:
+    """What to quantize and how: every linear layer (of `model`, but those
+    whose names fully match a pattern of `keep_float`); int8 weights with one
     scale per output channel, which kept test2011 micro F1 within 0.4 of float
     with all-MiniLM-L6-v2 where one scale per tensor lost 1.9."""
     import torch
     from torch.ao.quantization import float16_dynamic_qconfig, per_channel_dynamic_qconfig
 
     qconfig = per_channel_dynamic_qconfig if dtype == "qint8" else float16_dynamic_qconfig
-    return {torch.nn.Linear: qconfig}
+    if not keep_float:
+        return {torch.nn.Linear: qconfig}
+    kept = [re.compile(pattern) for pattern in keep_float]
+    return {
+        name: qconfig
+        for name, module in model.named_modules()
+        if isinstance(module, torch.nn.Linear) and not any(pattern.fullmatch(name) for pattern in kept)
+    }
 
 
 class Int8Quantizer(Pipe):
-    def __init__(self, nlp: Language, name: str = "int8_quantizer", dtype: str = "qint8") -> None:
+    def __init__(self, nlp: Language, name: str = "int8_quantizer", dtype: str = "qint8",
+                 keep_float: Sequence[str] = ()) -> None:
         self.nlp = nlp
         self.name = name
         self.dtype = dtype
+        self.keep_float = list(keep_float)
         self._float: Dict[int, Any] = {}  # id(shim) -> its float model, while quantized
         self._autocast: Dict[int, Any] = {}  # id(layer) -> its autocast dtype, while quantized
 
@@ -71,7 +89,9 @@ class Int8Quantizer(Pipe):
                 # torch.ao's eager quantization warns of its move to torchao, which is not a dependency
                 warnings.simplefilter("ignore", DeprecationWarning)
                 warnings.filterwarnings("ignore", message=".*quantize_per_tensor.*")
-                shim._model = torch.ao.quantization.quantize_dynamic(model, qconfig_spec(self.dtype), dtype=dtype, inplace=False)
+                shim._model = torch.ao.quantization.quantize_dynamic(
+                    model, qconfig_spec(self.dtype, model, self.keep_float), dtype=dtype, inplace=False
+                )
             self._float[id(shim)] = model
         for layer in hf_layers(self.nlp):
             if layer.attrs.get("cpu_autocast") is not None:
@@ -141,8 +161,9 @@ def storage_overrides(nlp: Language, weights_storage: str) -> Dict[str, Any]:
     return {"components": overrides}
 
 
-def add_quantizer(nlp: Language, dtype: str = "qint8") -> str:
-    """Add an `int8_quantizer` before the pipeline's first transformer; return its name."""
+def add_quantizer(nlp: Language, dtype: str = "qint8", keep_float: Sequence[str] = ()) -> str:
+    """Add an `int8_quantizer` before the pipeline's first transformer (its
+    linear layers matching `keep_float` left in float32); return its name."""
     from .windows import transformer_names
 
     names = transformer_names(nlp)
@@ -150,5 +171,5 @@ def add_quantizer(nlp: Language, dtype: str = "qint8") -> str:
         raise ValueError("The pipeline has no transformer to quantize: quantization speeds up transformer recipes.")
     if "int8_quantizer" in nlp.pipe_names:
         raise ValueError("The pipeline is quantized already.")
-    nlp.add_pipe("int8_quantizer", before=names[0], config={"dtype": dtype})
+    nlp.add_pipe("int8_quantizer", before=names[0], config={"dtype": dtype, "keep_float": list(keep_float)})
     return "int8_quantizer"

@@ -83,3 +83,22 @@ def test_a_bfloat16_encoder_runs_in_float32_while_quantized(tiny_bert, tmp_path)
     assert nlp.get_pipe("int8_quantizer").quantized and layer.attrs["cpu_autocast"] is None
     nlp.to_disk(tmp_path / "int8")
     assert layer.attrs["cpu_autocast"] is torch.bfloat16
+
+
+def test_layers_kept_in_float(trained_trf, tmp_path):
+    import torch
+
+    nlp, _, _ = trained_trf
+    nlp.to_disk(tmp_path / "float")
+    reference = load_pipeline(tmp_path / "float")
+    add_quantizer(reference, keep_float=[r"encoder\.layer\.\d+\.output\.dense"])
+    _probs(reference)
+    model = hf_shims(reference)[0]._model
+    kinds = {name: type(module).__name__ for name, module in model.named_modules() if name.endswith("dense")}
+    assert kinds["encoder.layer.0.output.dense"] == "Linear"  # the feed-forward output stays float32
+    assert isinstance(model.get_submodule("encoder.layer.0.intermediate.dense"), torch.ao.nn.quantized.dynamic.Linear)
+    assert isinstance(model.get_submodule("encoder.layer.0.attention.output.dense"), torch.ao.nn.quantized.dynamic.Linear)
+    reference.to_disk(tmp_path / "kept")
+    assert spacy.load(tmp_path / "kept").get_pipe("int8_quantizer").keep_float == [r"encoder\.layer\.\d+\.output\.dense"]
+    with pytest.raises(ValueError, match="not a regular expression"):
+        spacy.blank("en").add_pipe("int8_quantizer", config={"keep_float": ["("]})

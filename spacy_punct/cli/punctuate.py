@@ -9,11 +9,18 @@ from tqdm import tqdm
 
 from .. import textio
 from ..captions import CAPTION_FORMATS, CueBuilder, caption_header, doc_caption_words, format_cue
-from ..inference import PipelineError, RecordError
-from ..inference import load_pipeline, output_record, punctuate_docs, punctuate_parts
-from ..timed import parse_json_line
-from ..inference import record_doc, record_line
+from ..inference import (
+    PipelineError,
+    RecordError,
+    load_pipeline,
+    output_record,
+    punctuate_docs,
+    punctuate_parts,
+    record_doc,
+    record_line,
+)
 from ..threads import DEFAULT_THREADS
+from ..timed import parse_json_line
 from ._util import (
     CPU_PRECISION_HELP,
     ENCODING_HELP,

@@ -1,10 +1,10 @@
 """`spacy-punct quantize`: save an int8 copy of a transformer pipeline."""
 from pathlib import Path
+from typing import List
 
 import typer
 
-from ..inference import PipelineError
-from ..inference import load_pipeline
+from ..inference import PipelineError, load_pipeline
 from ._util import app, fail, load_with_settings
 
 
@@ -15,6 +15,9 @@ def quantize(
     dtype: str = typer.Option("qint8", help="qint8 (int8 linear layers) or float16."),
     weights_storage: str = typer.Option(
         "float32", help="How the encoder's weights are saved: float32, or int8 (a quarter of the size, one scale per row)."
+    ),
+    keep_float: List[str] = typer.Option(
+        [], help="A regular expression: linear layers whose names match it stay float32 (repeatable)."
     ),
 ) -> None:
     """Add an `int8_quantizer` before the transformers: at inference their
@@ -29,7 +32,7 @@ def quantize(
     try:
         if weights_storage != "float32":
             nlp = load_pipeline(model, config=storage_overrides(nlp, weights_storage), threads=None)
-        add_quantizer(nlp, dtype)
+        add_quantizer(nlp, dtype, keep_float)
     except (PipelineError, ValueError) as e:
         fail(str(e))
     nlp.to_disk(output)
