@@ -13,7 +13,7 @@ from typing import List
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from spacy_punct.inference import load_pipeline
+from spacy_punct.pipelines import load_pipeline
 from spacy_punct.threads import set_threads
 from spacy_punct.training.corpus import PunctCorpus
 

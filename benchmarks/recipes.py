@@ -17,7 +17,8 @@ from typing import Dict
 from spacy.language import Language
 
 from spacy_punct.benchmark import benchmark_lines, compare_speeds
-from spacy_punct.inference import evaluate, load_pipeline
+from spacy_punct.evaluation import evaluate
+from spacy_punct.pipelines import load_pipeline
 from spacy_punct.threads import set_threads
 from spacy_punct.windows import transformer_names
 from trf_speed import pipeline_in

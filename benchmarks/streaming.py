@@ -20,7 +20,7 @@ import numpy
 from spacy.training import Example
 
 from spacy_punct.decode import decode
-from spacy_punct.inference import find_punctuator, load_pipeline, predict_probs
+from spacy_punct.pipelines import find_punctuator, load_pipeline, predict_probs
 from spacy_punct.scorer import score_punctuation
 from spacy_punct.streaming import EntropyLookahead, FixedLookahead, Streamer
 from spacy_punct.threads import set_threads

@@ -18,7 +18,7 @@ import spacy
 
 from spacy_punct.benchmark import benchmark_lines, count_words, words_per_second
 from spacy_punct.bundled import resolve_model
-from spacy_punct.inference import load_pipeline
+from spacy_punct.pipelines import load_pipeline
 from spacy_punct.rewrite import build_rewritten, plan_rewrite
 from spacy_punct.threads import set_threads
 

@@ -27,7 +27,8 @@ from typing import Any, ContextManager, Dict, List, Optional
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from spacy_punct.inference import evaluate, load_pipeline
+from spacy_punct.evaluation import evaluate
+from spacy_punct.pipelines import load_pipeline
 from spacy_punct.layers.autocast import native_bfloat16, set_cpu_precision
 from spacy_punct.hf_models import hf_shims
 from spacy_punct.quantizer import add_quantizer, qconfig_spec

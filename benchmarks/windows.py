@@ -24,7 +24,7 @@ from spacy.training import Example
 from spacy.util import registry
 
 from spacy_punct.training.corpus import PunctCorpus
-from spacy_punct.inference import find_punctuator
+from spacy_punct.pipelines import find_punctuator
 from spacy_punct.scorer import score_punctuation
 from spacy_punct.windows import transformer_names
 

@@ -1,25 +1,18 @@
 """Punctuation restoration as a spaCy pipeline component."""
 from .about import __version__
+from .evaluation import evaluate
 from .extensions import register_extensions
-from .inference import (
-    PipelineError,
-    RecordError,
-    evaluate,
-    find_punctuator,
-    load_pipeline,
-    output_record,
-    punctuate,
-    punctuate_pieces,
-    punctuate_records,
-)
 from .labels import LabelSet
 from .model import build_punctuator_model
+from .pipelines import PipelineError, find_punctuator, load_pipeline
 from .punctuator import Punctuator, make_punctuator
+from .records import output_record, punctuate_records
 from .rewrite import rewrite_doc
 from .rewriter import PunctRewriter, make_punct_rewriter
 from .scorer import make_punct_scorer, score_punctuation
 from .streaming import CommittedWord, EntropyLookahead, FixedLookahead, Streamer, stream_punctuate
-from .timed import TimedWord
+from .texts import punctuate, punctuate_pieces
+from .timed import RecordError, TimedWord
 from .training import PunctCorpus, create_asr_noise_augmenter, create_case_noise_augmenter
 
 __all__ = [

@@ -19,7 +19,8 @@ import pyarrow
 import ray
 
 from . import ray_io
-from .inference import RecordError, punctuate_records, record_line
+from .records import punctuate_records, record_line
+from .timed import RecordError
 from .timed import parse_json_line
 from .ray_io import JSONLinesSink, JSONLinesSource, ParquetSource
 
@@ -42,7 +43,7 @@ class PunctuateBatch:
     batch_format = "pyarrow"
 
     def __init__(self, model: str, threads: int = 1, batch_size: int = 64) -> None:
-        from .inference import load_pipeline
+        from .pipelines import load_pipeline
 
         self.nlp = load_pipeline(model, threads=threads)
         self.batch_size = batch_size

@@ -17,7 +17,7 @@ from spacy.tokens import Doc
 from spacy.util import registry
 
 from .decode import Decisions, decode, sentence_starts
-from .inference import find_punctuator, predict_probs
+from .pipelines import find_punctuator, predict_probs
 from .labels import ends_sentence
 from .rewrite import plan_rewrite
 from .timed import TimedWord, split_word, timed_word

@@ -8,7 +8,7 @@ from spacy.training import Example
 
 from .align import gold_classes
 from .decode import decide
-from .inference import find_punctuator, predict_probs
+from .pipelines import find_punctuator, predict_probs
 from .labels import LabelSet
 
 THRESHOLD_GRID = tuple(round(x, 2) for x in numpy.arange(0.1, 0.91, 0.05))

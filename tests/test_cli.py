@@ -305,10 +305,10 @@ def test_encoding_reads_legacy_text_on_every_reading_command(trained, tmp_path):
 
 
 def test_a_line_over_the_length_limit_is_punctuated(trained, tmp_path, monkeypatch):
-    from spacy_punct import inference
+    from spacy_punct import texts as text_module
 
-    monkeypatch.setattr(inference, "LONG_TEXT_CHARS", 2000)
-    monkeypatch.setattr(inference, "PIECE_TOKENS", 150)
+    monkeypatch.setattr(text_module, "LONG_TEXT_CHARS", 2000)
+    monkeypatch.setattr(text_module, "PIECE_TOKENS", 150)
     line = " ".join(["so how was the trip it was long but we saw the coast"] * 60)
     source = tmp_path / "long.txt"
     source.write_text(f"where did you stay\n{line}\n")

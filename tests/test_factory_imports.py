@@ -8,14 +8,14 @@ import pytest
 from spacy import util
 
 from spacy_punct.factory_imports import factory_names, named_factories_only
-from spacy_punct.inference import load_pipeline
+from spacy_punct.pipelines import load_pipeline
 
 from .conftest import reader_examples
 from .test_transformer import trf_pipeline
 
 LOAD = """
 import json, sys
-from spacy_punct.inference import load_pipeline
+from spacy_punct.pipelines import load_pipeline
 nlp = load_pipeline(sys.argv[1])
 print(json.dumps({"text": nlp("so how was the trip").text, "imported": "spacy_transformers" in sys.modules}))
 """

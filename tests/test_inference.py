@@ -4,18 +4,12 @@ import numpy
 import pytest
 import spacy
 
-from spacy_punct import inference
-from spacy_punct.inference import (
-    PipelineError,
-    RecordError,
-    evaluate,
-    load_pipeline,
-    output_record,
-    predict_probs,
-    punctuate,
-    punctuate_pieces,
-    punctuate_records,
-)
+from spacy_punct import texts as text_module
+from spacy_punct.evaluation import evaluate
+from spacy_punct.pipelines import PipelineError, load_pipeline, predict_probs
+from spacy_punct.records import output_record, punctuate_records
+from spacy_punct.texts import punctuate, punctuate_pieces
+from spacy_punct.timed import RecordError
 from spacy_punct.training.corpus import PunctCorpus
 
 from .conftest import TEXTS
@@ -129,9 +123,9 @@ def test_long_texts_are_punctuated_in_pieces(trained, monkeypatch):
     assert joined.lower().replace(",", "").replace(".", "").replace("?", "") == words
     assert joined.startswith(TEXTS[0] + " " + TEXTS[1])
     # a text over the length limit goes the same way, as one doc mapped to the input
-    monkeypatch.setattr(inference, "LONG_TEXT_CHARS", 1000)
-    monkeypatch.setattr(inference, "PIECE_TOKENS", 100)
-    monkeypatch.setattr(inference, "CONTEXT_TOKENS", 20)
+    monkeypatch.setattr(text_module, "LONG_TEXT_CHARS", 1000)
+    monkeypatch.setattr(text_module, "PIECE_TOKENS", 100)
+    monkeypatch.setattr(text_module, "CONTEXT_TOKENS", 20)
     doc = next(punctuate(trained, [words]))
     assert doc.text == joined and doc._.source_text == words
     for token in doc:

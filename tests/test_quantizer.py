@@ -5,7 +5,7 @@ import spacy
 from typer.testing import CliRunner
 
 from spacy_punct.cli import app
-from spacy_punct.inference import load_pipeline, predict_probs
+from spacy_punct.pipelines import load_pipeline, predict_probs
 from spacy_punct.hf_models import hf_shims
 from spacy_punct.quantizer import add_quantizer
 

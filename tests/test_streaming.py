@@ -3,7 +3,7 @@ import tracemalloc
 import numpy
 import pytest
 
-from spacy_punct.inference import punctuate
+from spacy_punct.texts import punctuate
 from spacy_punct.streaming import (
     EntropyLookahead,
     FixedLookahead,
@@ -128,7 +128,7 @@ def test_memory_stays_bounded(trained):
 def test_streamer_needs_a_punctuator_and_left_context(trained):
     import spacy
 
-    from spacy_punct.inference import PipelineError
+    from spacy_punct.pipelines import PipelineError
 
     with pytest.raises(PipelineError):
         Streamer(spacy.blank("en"))

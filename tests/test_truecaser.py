@@ -255,7 +255,7 @@ def test_evaluate_with_gold_marks_scores_the_truecaser_alone(cased, tmp_path):
     from typer.testing import CliRunner
 
     from spacy_punct.cli import app
-    from spacy_punct.inference import evaluate, with_gold_marks
+    from spacy_punct.evaluation import evaluate, with_gold_marks
 
     DocBin(docs=[cased.make_doc(" ".join(CASED))]).to_disk(tmp_path / "cased.spacy")
     cased.get_pipe("punctuator").margins = {label: 1.0 for label in ("COMMA", "PERIOD", "QUESTION")}  # no mark passes
@@ -279,7 +279,7 @@ def test_evaluate_on_punctuated_input_scores_the_truecaser_on_it(cased, tmp_path
     from typer.testing import CliRunner
 
     from spacy_punct.cli import app
-    from spacy_punct.inference import evaluate, punctuated_examples
+    from spacy_punct.evaluation import evaluate, punctuated_examples
 
     DocBin(docs=[cased.make_doc(" ".join(CASED))]).to_disk(tmp_path / "cased.spacy")
     cased.get_pipe("punctuator").margins = {label: 1.0 for label in ("COMMA", "PERIOD", "QUESTION")}  # no mark passes

@@ -8,7 +8,7 @@ from spacy.language import Language
 
 from .. import textio
 from ..decode import check_settings
-from ..inference import PipelineError, find_punctuator, load_pipeline
+from ..pipelines import PipelineError, find_punctuator, load_pipeline
 from ..threads import set_threads
 
 app = typer.Typer(

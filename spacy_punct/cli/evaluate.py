@@ -7,7 +7,7 @@ from typing import Any, Dict, Optional
 import typer
 from tqdm import tqdm
 
-from ..inference import evaluate as evaluate_pipeline
+from ..evaluation import evaluate as evaluate_pipeline
 from ..threads import DEFAULT_THREADS
 from ._util import (
     CPU_PRECISION_HELP,

@@ -9,16 +9,10 @@ from tqdm import tqdm
 
 from .. import textio
 from ..captions import CAPTION_FORMATS, CueBuilder, caption_header, doc_caption_words, format_cue
-from ..inference import (
-    PipelineError,
-    RecordError,
-    load_pipeline,
-    output_record,
-    punctuate_docs,
-    punctuate_parts,
-    record_doc,
-    record_line,
-)
+from ..pipelines import PipelineError, load_pipeline
+from ..records import output_record, record_doc, record_line
+from ..texts import punctuate_docs, punctuate_parts
+from ..timed import RecordError
 from ..threads import DEFAULT_THREADS
 from ..timed import parse_json_line
 from ._util import (

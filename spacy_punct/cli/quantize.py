@@ -4,7 +4,7 @@ from typing import List
 
 import typer
 
-from ..inference import PipelineError, load_pipeline
+from ..pipelines import PipelineError, load_pipeline
 from ._util import app, fail, load_with_settings
 
 

@@ -8,7 +8,7 @@ import typer
 
 from .. import textio
 from ..captions import CAPTION_FORMATS, CaptionWord, CueBuilder, caption_header, format_cue
-from ..inference import RecordError
+from ..timed import RecordError
 from ..threads import DEFAULT_THREADS
 from ._util import (
     ENCODING_HELP,

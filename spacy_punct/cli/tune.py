@@ -3,7 +3,7 @@ from pathlib import Path
 
 import typer
 
-from ..inference import find_punctuator, load_pipeline
+from ..pipelines import find_punctuator, load_pipeline
 from ..threads import DEFAULT_THREADS
 from ..training.corpus import PunctCorpus
 from ._util import THREADS_HELP, app, fail, load_with_settings, set_threads_or_fail

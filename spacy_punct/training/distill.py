@@ -15,7 +15,7 @@ from spacy.util import minibatch
 
 from ..align import token_table
 from ..extensions import TEACHER_ATTR, set_token_values
-from ..inference import find_punctuator, predict_probs
+from ..pipelines import find_punctuator, predict_probs
 from ..word_records import word_records
 
 

@@ -6,7 +6,7 @@ import spacy
 import torch
 from spacy.tokens import DocBin
 
-from spacy_punct.inference import predict_probs
+from spacy_punct.pipelines import predict_probs
 from spacy_punct.layers.autocast import autocast_dtype, native_bfloat16
 
 from ..conftest import TEXTS, reader_examples, train

@@ -7,7 +7,7 @@ from spacy.tokens import DocBin
 from typer.testing import CliRunner
 
 from spacy_punct.cli import app
-from spacy_punct.inference import load_pipeline, predict_probs
+from spacy_punct.pipelines import load_pipeline, predict_probs
 from spacy_punct.layers.stored_weights import INT8_SUFFIX, compact_state, expand_state
 from spacy_punct.quantizer import storage_overrides
 

@@ -7,7 +7,7 @@ from spacy.tokens import DocBin
 from typer.testing import CliRunner
 
 from spacy_punct.cli import app
-from spacy_punct.inference import predict_probs
+from spacy_punct.pipelines import predict_probs
 from spacy_punct.training.corpus import PunctCorpus
 from spacy_punct.word_records import read_docbins, word_records
 from spacy_punct.training.distill import teacher_docs

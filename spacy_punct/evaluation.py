@@ -1,0 +1,151 @@
+"""Scoring a pipeline on a DocBin of natural punctuated text, as spaCy scores
+it: on bare input in any case, under simulated recognition errors, with the
+gold marks in place of the punctuator's, or on punctuated input."""
+import random
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Union
+
+from spacy.attrs import IDX
+from spacy.language import Language
+from spacy.scorer import Scorer
+from spacy.tokens import Doc
+from spacy.training import Example
+
+from .align import gold_classes
+from .extensions import register_extensions, set_token_values
+from .pipelines import find_punctuator
+from .rewrite import rewrite_doc
+from .training.augment import create_asr_noise_augmenter, create_case_noise_augmenter, create_chained_augmenters
+from .training.corpus import PunctCorpus
+from .word_records import gold_doc, read_docbins, word_records
+
+register_extensions()
+
+
+def run_pipeline(
+    nlp: Language, examples: List[Example], progress: Optional[Callable[[int], None]] = None
+) -> List[Example]:
+    """The examples with the pipeline's output on a copy of their input as
+    the predicted side (as `Language.evaluate` runs it); `progress` is called
+    with the number of words of each document done."""
+    docs = nlp.pipe((eg.predicted.copy() for eg in examples), batch_size=nlp.batch_size)
+    done = []
+    for example, doc in zip(examples, docs):
+        done.append(Example(doc, example.reference))
+        if progress is not None:
+            progress(len(example.reference))
+    return done
+
+
+def with_gold_marks(nlp: Language, examples: List[Example]) -> List[Example]:
+    """The examples with the pipeline's output written with the gold marks:
+    the components before the punctuator run, then the rewrite writes the
+    reference's marks where the punctuator's decisions would go."""
+    name, punctuator = find_punctuator(nlp)
+    label_set = punctuator.label_set
+    with nlp.select_pipes(disable=nlp.pipe_names[nlp.pipe_names.index(name) :]):
+        docs = list(nlp.pipe(eg.predicted for eg in examples))
+    marked = []
+    for doc, example in zip(docs, examples):
+        classes = gold_classes(Example(doc, example.reference), label_set)
+        offsets = doc.to_array([IDX]).tolist() if len(doc) else []
+        set_token_values(doc, "punct", offsets, [label_set.marks[max(c, 0)] for c in classes])
+        marked.append(Example(rewrite_doc(doc), example.reference))
+    return marked
+
+
+def punctuated_examples(nlp: Language, data: Union[str, Path], lowercase: bool = True) -> List[Example]:
+    """Examples whose input is each document as written, punctuation and all
+    (its tokens lower-cased with `lowercase`), against the gold form of the
+    same document: the case of punctuated text to restore."""
+    examples = []
+    for doc in read_docbins(data, nlp.vocab):
+        spaces = [bool(token.whitespace_) for token in doc]
+        # the reference without the test set's part-of-speech tags, so that
+        # both sides tell marks from words by their characters
+        written = Doc(nlp.vocab, words=[token.text for token in doc], spaces=spaces)
+        words = [token.text.lower() if lowercase else token.text for token in doc]
+        predicted = Doc(nlp.vocab, words=words, spaces=spaces)
+        examples.append(Example(predicted, gold_doc(nlp.vocab, word_records(written))))
+    return examples
+
+
+# the case of the words a pipeline reads in `evaluate`
+INPUT_CASES = ("lower", "upper", "title", "written")
+
+
+def evaluate(
+    nlp: Language,
+    data: Union[str, Path],
+    *,
+    input_case: str = "lower",
+    max_length: int = 0,
+    asr_noise: float = 0.0,
+    asr_noise_words: bool = False,
+    gold_marks: bool = False,
+    input_marks: bool = False,
+    seed: int = 0,
+    progress: Optional[Callable[[int], None]] = None,
+) -> Dict[str, Any]:
+    """Score a pipeline on a .spacy test set (natural punctuated text): the
+    `punct_*`, `sents_*` and `case_*` scores, the number of words and words/s.
+
+    input_case: how the words the pipeline reads are written: "lower" (as
+        most recognisers write), "upper" (all capitals, as some do), "title"
+        (every word capitalised) or "written" (as in the test set).
+    asr_noise: alter this share of the words first (`spacy_punct.asr_noise.v1`,
+        seeded by `seed`), to simulate recognition errors.
+    asr_noise_words: the errors put other words of the text where the
+        `[UNK]` placeholder goes otherwise.
+    gold_marks: the punctuator's decisions are the test set's marks: the
+        components before it (a truecaser) are scored as with a perfect
+        punctuator, whose sentence ends decide the sentence-initial capitals.
+    input_marks: the pipeline reads each document with its punctuation
+        (lower-cased, or as written) and adds no mark (`add_marks` off): its
+        case scores are those of truecasing punctuated text.
+    progress: called with the number of words of each document done.
+    """
+    if not 0.0 <= asr_noise <= 1.0:
+        raise ValueError(f"asr_noise must be between 0 and 1, not {asr_noise}.")
+    if asr_noise_words and not asr_noise:
+        raise ValueError("asr_noise_words says which words the simulated errors put in: give asr_noise too.")
+    if input_case not in INPUT_CASES:
+        raise ValueError(f"input_case must be one of {', '.join(INPUT_CASES)}, not {input_case!r}.")
+    augmenters = []
+    if asr_noise:
+        augmenters.append(create_asr_noise_augmenter(level=asr_noise, unknown_share=0.0 if asr_noise_words else 1.0))
+    if input_case in ("upper", "title"):
+        augmenters.append(
+            create_case_noise_augmenter(upper=float(input_case == "upper"), title=float(input_case == "title"), natural=0.0)
+        )
+    augmenter = create_chained_augmenters(*augmenters) if augmenters else None
+    if input_marks:
+        if augmenter is not None or max_length or gold_marks:
+            raise ValueError("input_marks reads whole documents as written: give no asr_noise, max_length, "
+                             "gold_marks, or upper or title input case.")
+        examples = punctuated_examples(nlp, data, lowercase=input_case == "lower")
+    else:
+        random.seed(seed)
+        corpus = PunctCorpus(data, lowercase=input_case != "written", max_length=max_length, augmenter=augmenter)
+        examples = list(corpus(nlp))
+    if not examples:
+        raise ValueError(f"{data} holds no documents.")
+    punctuator = find_punctuator(nlp)[1]
+    add_marks = punctuator.add_marks
+    punctuator.add_marks = not input_marks
+    start = time.perf_counter()
+    try:
+        scored = with_gold_marks(nlp, examples) if gold_marks else run_pipeline(nlp, examples, progress)
+        scores = Scorer(nlp).score(scored)
+    finally:
+        punctuator.add_marks = add_marks
+    seconds = time.perf_counter() - start
+    n_words = sum(len(eg.reference) for eg in examples)
+    result = {key: value for key, value in scores.items() if key.startswith(("punct_", "sents_", "case_"))}
+    result.update({"words": n_words, "words_per_second": n_words / seconds})
+    if gold_marks:
+        result["gold_marks"] = True
+    if input_marks:
+        result["input_marks"] = True
+    return result

@@ -1,0 +1,73 @@
+"""Loading a punctuating pipeline (a bundled pipeline's name, a package or a
+folder), finding its punctuator, and its class probabilities per token.
+
+Every function raises an exception on bad input (never exits), so a library
+user, a worker process and the command line share them.
+"""
+from pathlib import Path
+from typing import Any, Dict, Iterable, Iterator, Optional, Tuple, Union
+
+import numpy
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+from thinc.api import use_ops
+
+from .bundled import resolve_model
+from .extensions import register_extensions
+from .factory_imports import named_factories_only
+from .punctuator import Punctuator
+from .threads import DEFAULT_THREADS, set_threads
+
+
+register_extensions()
+
+
+class PipelineError(ValueError):
+    """A pipeline cannot be loaded, or cannot punctuate."""
+
+
+def find_punctuator(nlp: Language) -> Tuple[str, Punctuator]:
+    """The pipeline's punctuator and its name."""
+    for name, pipe in nlp.pipeline:
+        if isinstance(pipe, Punctuator):
+            return name, pipe
+    raise PipelineError(f"The pipeline has no punctuator component (it has {nlp.pipe_names}).")
+
+
+def load_pipeline(
+    model: Union[str, Path], config: Optional[Dict[str, Any]] = None, *, threads: Optional[int] = DEFAULT_THREADS
+) -> Language:
+    """Load a pipeline (a bundled pipeline's name such as "en" or
+    "en_punct_sm", a package name or a folder) and check that it has a
+    punctuator. `config`: overrides, as for `spacy.load`
+    (e.g. {"components": {"punctuator": {"keep_existing": True}}}).
+    `threads`: torch's threads for this process from now on (see
+    `spacy_punct.threads`): one by default, which stays fast when other
+    processes share the cores; None leaves torch's setting as it is."""
+    set_threads(threads)
+    try:
+        # dense layers through numpy's BLAS: several times faster on CPUs than
+        # thinc's default (blis) for the same products
+        path = resolve_model(model)
+        with use_ops("numpy", use_blis=False), named_factories_only(path, config):
+            nlp = spacy.load(path, config=config or {})
+    except (OSError, IOError) as e:
+        raise PipelineError(f"Cannot load pipeline {str(model)!r}: {e}") from e
+    try:
+        find_punctuator(nlp)
+    except PipelineError as e:
+        raise PipelineError(f"Pipeline {str(model)!r}: {e}") from None
+    return nlp
+
+def predict_probs(nlp: Language, docs: Iterable[Doc], *, batch_size: int = 64) -> Iterator[Tuple[Doc, numpy.ndarray]]:
+    """Each doc with the punctuator's class probabilities per token. The
+    components before the punctuator annotate the docs; nothing is decided or
+    rewritten, and the pipeline's settings are not touched."""
+    name, pipe = find_punctuator(nlp)
+    after = nlp.pipe_names[nlp.pipe_names.index(name) :]
+    with nlp.select_pipes(disable=after):
+        batches = spacy.util.minibatch(nlp.pipe(docs, batch_size=batch_size), size=batch_size)
+        for batch in batches:
+            for doc, probs in zip(batch, pipe.predict(batch)):
+                yield doc, pipe.model.ops.to_numpy(probs)

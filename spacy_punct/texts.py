@@ -1,0 +1,176 @@
+"""Punctuating texts: lazily, in batches, texts of any length in pieces with
+context across the seams, the output the same whatever the batch."""
+import warnings
+from typing import Any, Iterable, Iterator, List, Optional, Tuple, Union
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from .extensions import register_extensions
+from .rewrite import rewrite_doc
+
+
+register_extensions()
+
+# texts longer than this many characters are punctuated in pieces
+LONG_TEXT_CHARS = 100_000
+# a piece: this many tokens, read with this many tokens of context on each side
+PIECE_TOKENS = 5_000
+CONTEXT_TOKENS = 200
+
+
+def punctuate(nlp: Language, texts: Iterable[str], *, batch_size: int = 64) -> Iterator[Doc]:
+    """The punctuated doc of each text, in order. Texts are read lazily and
+    processed `batch_size` at a time, so memory stays bounded on any stream;
+    texts of any length are punctuated (see `punctuate_pieces`)."""
+    if isinstance(texts, (str, Doc)):
+        # a string is an iterable too: of one-character texts
+        raise TypeError("punctuate takes an iterable of texts, such as a list or a file; for one text, "
+                        "give [text].")
+    return (doc for doc, _ in punctuate_docs(nlp, ((text, None) for text in texts), batch_size=batch_size))
+
+def punctuate_docs(
+    nlp: Language, items: Iterable[Tuple[Union[str, Doc], Any]], *, batch_size: int = 64
+) -> Iterator[Tuple[Doc, Any]]:
+    """Run the pipeline over (text or doc, context) pairs; yield (punctuated
+    doc, context) in order. Long texts are punctuated in pieces and joined."""
+    pieces: List[Doc] = []
+    for doc, context, item, last in punctuate_parts(nlp, items, batch_size=batch_size):
+        if last and not pieces:
+            yield doc, context
+            continue
+        pieces.append(doc)
+        if last:
+            yield _join(pieces, item), context
+            pieces = []
+
+
+def punctuate_parts(
+    nlp: Language, items: Iterable[Tuple[Union[str, Doc], Any]], *, batch_size: int = 64
+) -> Iterator[Tuple[Doc, Any, Union[str, Doc], bool]]:
+    """Like `punctuate_docs`, but a long text comes as the punctuated docs of
+    its pieces (see `punctuate_pieces`), as they are done: yields (doc,
+    context, item, whether this is the item's last part). A pipeline whose
+    punctuator annotates in place without a `punct_rewriter` after it has its
+    docs rewritten here. An error reading `items` comes after the results of
+    the items read before it."""
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be at least 1, not {batch_size}.")
+    batch: List[Tuple[Doc, Any]] = []
+    items = iter(items)
+    while True:
+        try:
+            item, context = next(items)
+        except StopIteration:
+            break
+        except Exception:
+            yield from _run(nlp, batch, batch_size)  # what was read before a bad input is done
+            raise
+        if isinstance(item, str) and len(item) > LONG_TEXT_CHARS:
+            yield from _run(nlp, batch, batch_size)
+            batch = []
+            pieces = punctuate_pieces(nlp, item)
+            piece = next(pieces)
+            for following in pieces:
+                yield piece, context, item, False
+                piece = following
+            yield piece, context, item, True
+            continue
+        doc = nlp.make_doc(item) if isinstance(item, str) else item
+        batch.append((doc, (context, item)))
+        if len(batch) >= batch_size:
+            yield from _run(nlp, batch, batch_size)
+            batch = []
+    yield from _run(nlp, batch, batch_size)
+
+
+def _run(nlp: Language, batch: List[Tuple[Doc, Any]], batch_size: int) -> Iterator[Tuple[Doc, Any, Any, bool]]:
+    for doc, (context, item) in nlp.pipe(batch, as_tuples=True, batch_size=batch_size):
+        yield (doc if doc._.source_map is not None else rewrite_doc(doc)), context, item, True
+
+
+def punctuate_pieces(
+    nlp: Language, text: str, *, piece_tokens: Optional[int] = None, context_tokens: Optional[int] = None
+) -> Iterator[Doc]:
+    """Punctuate a text of any length in pieces of about `piece_tokens` tokens
+    (default PIECE_TOKENS), each read with `context_tokens` tokens of context
+    on either side (default CONTEXT_TOKENS); yield each piece's punctuated
+    doc. The pieces' texts joined are the punctuated text. Memory is bounded by
+    the piece size, not the text length."""
+    piece_tokens = piece_tokens or PIECE_TOKENS
+    context_tokens = CONTEXT_TOKENS if context_tokens is None else context_tokens
+    tokens = _tokens(nlp, text)
+    window: List[Tuple[str, str]] = []  # (text, whitespace) of the tokens read
+    start = 0  # index in `window` of the next piece's first token
+    for token in tokens:
+        window.append(token)
+        if len(window) - start >= piece_tokens + context_tokens:
+            end = _piece_end(window, start + piece_tokens)
+            if end is not None:
+                yield _piece(nlp, window, start, end, context_tokens, last=False)
+                drop = max(0, end - context_tokens)
+                window, start = window[drop:], end - drop
+    if start < len(window):
+        yield _piece(nlp, window, start, len(window), context_tokens, last=True)
+
+
+def _tokens(nlp: Language, text: str) -> Iterator[Tuple[str, str]]:
+    """The (text, whitespace) of each token of a text, tokenised in parts cut
+    at whitespace so that no part reaches the tokenizer's length limit."""
+    part_chars = min(nlp.max_length, LONG_TEXT_CHARS)
+    position = 0
+    while position < len(text):
+        end = min(position + part_chars, len(text))
+        if end < len(text):
+            cut = max(text.rfind(" ", position, end), text.rfind("\n", position, end))
+            end = cut + 1 if cut > position else end
+        for token in nlp.make_doc(text[position:end]):
+            yield token.text, token.whitespace_
+        position = end
+
+
+def _piece_end(window: List[Tuple[str, str]], target: int) -> Optional[int]:
+    """The first index from `target` at which a piece may end: after a token
+    followed by whitespace, before a token that is no punctuation (so that a
+    word's marks and the words written together stay in one piece)."""
+    from .labels import is_mark
+
+    for end in range(target, len(window)):
+        text, space = window[end - 1]
+        if space and not window[end][0].isspace() and not is_mark(window[end][0]):
+            return end
+    return None
+
+
+def _piece(nlp: Language, window: List[Tuple[str, str]], start: int, end: int, context: int, last: bool) -> Doc:
+    """Punctuate window[start:end] with up to `context` tokens on each side;
+    `last`: the piece ends the text."""
+    left = max(0, start - context)
+    right = min(len(window), end + context)
+    part = window[left:right]
+    doc = Doc(nlp.vocab, words=[t for t, _ in part], spaces=[bool(s) for _, s in part])
+    doc._.open_end = not last
+    annotated = nlp(doc)
+    if annotated._.source_map is not None:
+        annotated = doc  # the punctuator annotated the input before rewriting it
+    core = annotated[start - left : end - left].as_doc()
+    for token, source in zip(core, annotated[start - left : end - left]):
+        token._.punct = source._.punct
+    return rewrite_doc(core)
+
+
+def _join(pieces: List[Doc], text: str) -> Doc:
+    """One punctuated doc from the punctuated pieces of a text."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"\[W101\]")  # the doc attributes are set below
+        doc = Doc.from_docs(pieces, ensure_whitespace=False)
+    source_map: List[int] = []
+    offsets: List[int] = []
+    n_tokens = n_chars = 0
+    for piece in pieces:
+        source_map += [i + n_tokens if i >= 0 else -1 for i in piece._.source_map]
+        offsets += [o + n_chars if o >= 0 else -1 for o in piece._.source_offsets]
+        n_tokens += sum(1 for i in piece._.source_map if i >= 0)
+        n_chars += len(piece._.source_text)
+    doc._.source_map, doc._.source_offsets, doc._.source_text = source_map, offsets, text
+    return doc
