@@ -89,24 +89,34 @@ truecaser on the cased test set (words written exactly as in the reference).
 """
 
 
-def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]) -> None:
+def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str], stride: int) -> None:
     """Write the trained pipeline `model` to `output`, set to close each text's
     last sentence; with `int8`, its encoder's weights stored in int8 and an
     int8 quantizer before it (its linear layers matching `keep_float` left
-    in float32)."""
+    in float32); with `stride`, its transformers' windows one every `stride`
+    words (each word of a long text read in window / stride windows)."""
     from spacy.util import load_config
 
     from spacy_punct import load_pipeline
     from spacy_punct.quantizer import add_quantizer, storage_overrides
+    from spacy_punct.windows import transformer_names
 
     config = load_config(model / "config.cfg")
     # the bundled pipeline punctuates whole texts: each ends with a sentence
     names = [name for name, c in config["components"].items() if c.get("factory") == "punctuator"]
     overrides: Dict[str, Any] = {"components": {name: {"close_last_sentence": True} for name in names}}
     nlp = load_pipeline(model, config=overrides)
+    transformers = {name: {"model": {}} for name in transformer_names(nlp)}
     if int8:
-        overrides["components"].update(storage_overrides(nlp, "int8")["components"])
+        for name, settings in storage_overrides(nlp, "int8")["components"].items():
+            transformers[name]["model"].update(settings["model"])
+    if stride:
+        for name in transformers:
+            transformers[name]["model"]["get_spans"] = {"stride": stride}
+    if any(settings["model"] for settings in transformers.values()):
+        overrides["components"].update(transformers)
         nlp = load_pipeline(model, config=overrides)
+    if int8:
         add_quantizer(nlp, keep_float=keep_float)
     if output.exists():
         shutil.rmtree(output)
@@ -149,6 +159,8 @@ def main() -> None:
                           help="a transformer pipeline: its encoder's weights stored in int8, its linear layers run in int8")
     pipeline.add_argument("--keep-float", action="append", default=[], metavar="PATTERN",
                           help="with --int8: linear layers whose names match this regular expression stay float32")
+    pipeline.add_argument("--stride", type=int, default=0,
+                          help="a transformer pipeline: words between the starts of its windows (0: as trained)")
     card = commands.add_parser("card", help="write the bundled pipeline's meta.json and model card from its scores")
     card.add_argument("output", type=Path, help="the bundled pipeline's folder in the package")
     card.add_argument("metrics", type=Path, help="folder of spacy-punct evaluate JSON files for it")
@@ -157,7 +169,7 @@ def main() -> None:
     card.add_argument("--threads", type=int, default=1, help="the threads the scores' words/s were measured with")
     args = parser.parse_args()
     if args.command == "pipeline":
-        bundle_pipeline(args.model, args.output, args.int8, args.keep_float)
+        bundle_pipeline(args.model, args.output, args.int8, args.keep_float, args.stride)
     else:
         write_card(args.output, args.metrics, args.description, args.about, args.threads)
 
