@@ -1,0 +1,42 @@
+
+import pytest
+
+from spacy_punct.evaluation import evaluate
+from spacy_punct.training.corpus import PunctCorpus
+
+from .conftest import TEXTS
+
+BARE = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
+
+
+def test_evaluate(trained, corpus_path):
+    done = []
+    result = evaluate(trained, corpus_path, progress=done.append)
+    assert result["punct_f"] == 1.0 and result["words"] == 70 and result["words_per_second"] > 0
+    assert len(done) == 6 and sum(done) == 70  # one call per document, its words
+    scores = trained.evaluate(list(PunctCorpus(corpus_path)(trained)))
+    assert {key: result[key] for key in ("punct_f", "punct_per_type", "sents_f")} == {
+        key: scores[key] for key in ("punct_f", "punct_per_type", "sents_f")
+    }  # as spaCy's Language.evaluate scores it
+    noisy = evaluate(trained, corpus_path, asr_noise=0.3, seed=1)
+    assert noisy == {**evaluate(trained, corpus_path, asr_noise=0.3, seed=1), "words_per_second": noisy["words_per_second"]}
+    with pytest.raises(ValueError, match="asr_noise"):
+        evaluate(trained, corpus_path, asr_noise=2.0)
+    with pytest.raises(ValueError, match="asr_noise"):
+        evaluate(trained, corpus_path, asr_noise_words=True)
+    with pytest.raises(ValueError, match="input_case"):
+        evaluate(trained, corpus_path, input_case="shouting")
+
+
+def test_evaluate_reads_the_input_in_the_case_asked(trained, corpus_path, monkeypatch):
+    seen = []
+    punctuator = trained.get_pipe("punctuator")
+    predict = punctuator.predict
+    monkeypatch.setattr(punctuator, "predict", lambda docs: seen.extend(doc.text for doc in docs) or predict(docs))
+    for case in ("lower", "upper", "title", "written"):
+        seen.clear()
+        result = evaluate(trained, corpus_path, input_case=case)
+        assert result["words"] == 70
+        first = seen[0].split()[:3]
+        assert first == {"lower": ["so", "how", "was"], "upper": ["SO", "HOW", "WAS"],
+                         "title": ["So", "How", "Was"], "written": ["So", "how", "was"]}[case]

@@ -1,0 +1,51 @@
+
+import pytest
+
+from spacy_punct import texts as text_module
+from spacy_punct.records import punctuate_records
+from spacy_punct.texts import punctuate, punctuate_pieces
+
+from .conftest import TEXTS
+
+BARE = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
+
+
+def test_punctuate_texts_in_order_whatever_the_batch(trained):
+    expected = [trained(text).text for text in BARE]
+    for batch_size in (1, 4, 64):
+        assert [doc.text for doc in punctuate(trained, iter(BARE), batch_size=batch_size)] == expected
+    with pytest.raises(ValueError, match="batch_size"):
+        list(punctuate(trained, BARE, batch_size=0))
+
+
+def test_one_text_or_record_alone_is_refused_at_the_call(trained):
+    # iterated, a string would be texts of one character each
+    with pytest.raises(TypeError, match=r"\[text\]"):
+        punctuate(trained, BARE[0])
+    with pytest.raises(TypeError, match=r"\[record\]"):
+        punctuate_records(trained, {"text": BARE[0]})
+    assert [doc.text for doc in punctuate(trained, [BARE[0]])] == [trained(BARE[0]).text]
+
+
+def test_punctuate_rewrites_when_the_pipeline_annotates_in_place(trained):
+    trained.get_pipe("punctuator").rewrite = False
+    assert [doc.text for doc in punctuate(trained, BARE[:1])] == [TEXTS[0]]
+    assert not trained.get_pipe("punctuator").rewrite
+
+
+def test_long_texts_are_punctuated_in_pieces(trained, monkeypatch):
+    words = (" ".join(BARE) + " ") * 40
+    pieces = list(punctuate_pieces(trained, words, piece_tokens=100, context_tokens=20))
+    assert len(pieces) > 5
+    joined = "".join(piece.text for piece in pieces)
+    assert joined.lower().replace(",", "").replace(".", "").replace("?", "") == words
+    assert joined.startswith(TEXTS[0] + " " + TEXTS[1])
+    # a text over the length limit goes the same way, as one doc mapped to the input
+    monkeypatch.setattr(text_module, "LONG_TEXT_CHARS", 1000)
+    monkeypatch.setattr(text_module, "PIECE_TOKENS", 100)
+    monkeypatch.setattr(text_module, "CONTEXT_TOKENS", 20)
+    doc = next(punctuate(trained, [words]))
+    assert doc.text == joined and doc._.source_text == words
+    for token in doc:
+        if token._.source_idx is not None:
+            assert words[token._.source_idx : token._.source_idx + len(token.text)] == token.text.lower()
