@@ -4,10 +4,6 @@ import pytest
 from spacy_punct.evaluation import evaluate
 from spacy_punct.training.corpus import PunctCorpus
 
-from .conftest import TEXTS
-
-BARE = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
-
 
 def test_evaluate(trained, corpus_path):
     done = []
