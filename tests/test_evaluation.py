@@ -1,4 +1,4 @@
-
+"""Scoring a pipeline on a DocBin."""
 import pytest
 
 from spacy_punct.evaluation import evaluate

@@ -1,3 +1,4 @@
+"""Records in, records out."""
 import json
 
 import pytest

@@ -1,4 +1,4 @@
-
+"""Punctuating texts in batches, long ones in pieces."""
 import pytest
 
 from spacy_punct import texts as text_module
