@@ -11,20 +11,22 @@ TEACHER_ATTR = "teacher_probs"
 OWN_DOC_ATTRS = frozenset({"punctuated", "punct_probs", "source_map", "source_offsets", "source_text"})
 
 
+def _from_source(token: Token, name: str, own: int) -> Optional[int]:
+    """The token's entry in the doc's map `name` back to the input (None for
+    an inserted mark), or its own `own` on a doc that is no rewrite."""
+    values = getattr(token.doc._, name)
+    if values is None:
+        return own
+    value = values[token.i]
+    return None if value < 0 else value
+
+
 def _source_i(token: Token) -> Optional[int]:
-    source_map = token.doc._.source_map
-    if source_map is None:
-        return token.i
-    index = source_map[token.i]
-    return None if index < 0 else index
+    return _from_source(token, "source_map", token.i)
 
 
 def _source_idx(token: Token) -> Optional[int]:
-    offsets = token.doc._.source_offsets
-    if offsets is None:
-        return token.idx
-    offset = offsets[token.i]
-    return None if offset < 0 else offset
+    return _from_source(token, "source_offsets", token.idx)
 
 
 def register_extensions() -> None:
