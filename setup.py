@@ -80,6 +80,12 @@ setup(
             "spacy_punct.freeze_embeddings.v1 = spacy_punct.training.freeze:create_freeze_embeddings",
             "spacy_punct.freeze_layers.v1 = spacy_punct.training.freeze:create_freeze_layers",
         ],
+        "spacy_punct_output_formats": [
+            "text = spacy_punct.output_formats:TextWriter",
+            "jsonl = spacy_punct.output_formats:JsonlWriter",
+            "srt = spacy_punct.output_formats:SrtWriter",
+            "vtt = spacy_punct.output_formats:VttWriter",
+        ],
         "console_scripts": ["spacy-punct = spacy_punct.cli:app"],
     },
 )

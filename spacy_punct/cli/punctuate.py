@@ -8,9 +8,9 @@ from spacy.language import Language
 from tqdm import tqdm
 
 from .. import textio
-from ..captions import CAPTION_FORMATS, CueBuilder, caption_header, doc_caption_words, format_cue
 from ..pipelines import PipelineError, load_pipeline
-from ..records import output_record, record_doc, record_line
+from ..output_formats import make_writer
+from ..records import record_doc
 from ..texts import punctuate_docs, punctuate_parts
 from ..timed import RecordError
 from ..threads import DEFAULT_THREADS
@@ -77,13 +77,15 @@ def punctuate(
     written as it goes, so memory stays bounded on inputs of any size; lines
     of any length are punctuated in pieces."""
     check_input(input)
-    if format not in ("text", "jsonl", *CAPTION_FORMATS):
-        fail(f"unknown --format {format!r}; choose text, jsonl, srt or vtt.")
+    try:
+        writer = make_writer(format, max_chars=max_chars, max_seconds=max_seconds)
+    except ValueError as e:
+        fail(str(e))
     if input_format is None:
         input_format = "jsonl" if input is not None and input.name.endswith((".jsonl", ".jsonl.gz")) else "text"
     if input_format not in ("text", "jsonl"):
         fail(f"unknown --input-format {input_format!r}; choose text or jsonl.")
-    if format in CAPTION_FORMATS and input_format != "jsonl":
+    if writer.timed and input_format != "jsonl":
         fail(f"--format {format} needs word timings: give JSONL records of timed words with --input-format jsonl.")
     if engine not in ("local", "ray"):
         fail(f"unknown --engine {engine!r}; choose local or ray.")
@@ -112,22 +114,20 @@ def punctuate(
     bar = tqdm(unit=" words", file=sys.stderr, disable=not show_progress(progress, output), smoothing=0.1)
     try:
         items = _items(nlp, reader, whole, input_format == "jsonl")
-        if format == "jsonl":
-            # a long text's pieces are joined into one record
-            results = ((doc, record_line(output_record(doc, record)) + "\n")
-                       for doc, record in punctuate_docs(nlp, items, batch_size=batch_size))
-        elif format in CAPTION_FORMATS:
-            target.write(caption_header(format))
-            results = _caption_texts(punctuate_docs(nlp, items, batch_size=batch_size), format, max_chars, max_seconds)
+        target.write(writer.header())
+        if writer.whole_documents:  # a long text's pieces are joined into one document
+            results = ((doc, writer.document(doc, record, number=number))
+                       for number, (doc, record) in enumerate(punctuate_docs(nlp, items, batch_size=batch_size), 1))
         else:
             # a long text is written piece by piece, as its pieces are done, its
             # lines ended as in the input (CRLF stays CRLF)
-            results = ((doc, textio.restore_line_ends(doc.text + ("\n" if last else ""), reader.line_ends))
-                       for doc, _, _, last in punctuate_parts(nlp, items, batch_size=batch_size))
+            results = ((doc, textio.restore_line_ends(writer.document(doc, record, last=last), reader.line_ends))
+                       for doc, record, _, last in punctuate_parts(nlp, items, batch_size=batch_size))
         for doc, text in results:
             target.write(text)
             target.flush()
             bar.update(sum(1 for token in doc if token._.source_i is not None and not token.is_space))
+        target.write(writer.footer())
     except (RecordError, ValueError) as e:
         fail(f"{reader.name}: {e} The output written so far is kept.")
     finally:
@@ -139,15 +139,6 @@ def punctuate(
         typer.secho(textio.replaced_message(reader), err=True)
     if reader.error:
         fail(f"{reader.error}. The output of the lines before it is written.")
-
-
-def _caption_texts(results: Iterator[Tuple[Any, Any]], kind: str, max_chars: int,
-                   max_seconds: float) -> Iterator[Tuple[Any, str]]:
-    """(doc, its cues as text) per punctuated doc; cues numbered across docs."""
-    builder = CueBuilder(max_chars, max_seconds)
-    for number, (doc, _) in enumerate(results, start=1):
-        found = [cue for word in doc_caption_words(doc, f"record {number}") for cue in builder.add(word)]
-        yield doc, "".join(format_cue(cue, kind) for cue in found + builder.flush())
 
 
 def _punctuate_on_ray(model: str, input: Optional[Path], output: Optional[Path], workers: int, batch_size: int,

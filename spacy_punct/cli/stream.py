@@ -1,13 +1,12 @@
 """`spacy-punct stream`: punctuate a live stream of words."""
-import json
 import sys
 from pathlib import Path
-from typing import Any, List, Optional, TextIO
+from typing import List, Optional
 
 import typer
 
 from .. import textio
-from ..captions import CAPTION_FORMATS, CaptionWord, CueBuilder, caption_header, format_cue
+from ..output_formats import make_writer
 from ..timed import RecordError
 from ..threads import DEFAULT_THREADS
 from ._util import (
@@ -50,8 +49,10 @@ def stream(
     from ..timed import line_words
 
     check_input(input)
-    if format not in ("text", "jsonl", *CAPTION_FORMATS):
-        fail(f"unknown --format {format!r}; choose text, jsonl, srt or vtt.")
+    try:
+        writer = make_writer(format, max_chars=max_chars, max_seconds=max_seconds)
+    except ValueError as e:
+        fail(str(e))
     set_threads_or_fail(threads)
     nlp = load_with_settings(model, keep_existing, threshold, margin, add_marks)
     try:
@@ -63,8 +64,8 @@ def stream(
         reader = open_input(input, encoding)
     except textio.InputError as e:
         fail(str(e))
-    writer = _StreamWriter(sys.stdout, format, CueBuilder(max_chars, max_seconds) if format in CAPTION_FORMATS else None)
     error = None
+    _emit(writer.header())
     try:
         for number, line in enumerate(reader, start=1):
             try:
@@ -74,17 +75,17 @@ def stream(
                 break
             try:
                 for entry in entries:
-                    if writer.cues is not None and (isinstance(entry, str) or entry.get("start") is None):
+                    if writer.timed and (isinstance(entry, str) or entry.get("start") is None):
                         word = entry if isinstance(entry, str) else entry.get("word", entry.get("text"))
                         raise RecordError(f"the word {word!r} has no timings; captions need word timings.")
-                    writer.write(streamer.push(entry))
+                    _emit(writer.words(streamer.push(entry)))
             except RecordError as e:
                 error = f"{reader.name}, line {number}: {e}"
                 break
         if error is None and reader.error:
             error = f"{reader.error}."
-        writer.write(streamer.flush(close=error is None))
-        writer.close()
+        _emit(writer.words(streamer.flush(close=error is None)))
+        _emit(writer.footer())
     except RecordError as e:  # captions without timings
         error = f"{reader.name}: {e}"
     finally:
@@ -95,36 +96,8 @@ def stream(
         fail(f"{error} The words before it were written.")
 
 
-class _StreamWriter:
-    """Writes committed words as text, JSONL or caption cues, flushing each line."""
-
-    def __init__(self, target: TextIO, format: str, cues: Optional[CueBuilder]) -> None:
-        self.target, self.format, self.cues = target, format, cues
-        self.open_line = False
-        if cues is not None:
-            self._emit(caption_header(format))
-
-    def write(self, words: List[Any]) -> None:
-        for word in words:
-            if self.format == "jsonl":
-                self._emit(json.dumps(word.__dict__, ensure_ascii=False) + "\n")
-            elif self.cues is not None:
-                if word.start is None:
-                    raise RecordError(f"word {word.index + 1} ({word.word!r}) has no timings; captions need word timings.")
-                caption_word = CaptionWord(word.text, word.start, word.end, word.sentence_end)
-                self._emit("".join(format_cue(cue, self.format) for cue in self.cues.add(caption_word)))
-            elif word.text:  # a word that was only a replaced mark writes nothing
-                self._emit((" " if self.open_line else "") + word.text + ("\n" if word.sentence_end else ""))
-                self.open_line = not word.sentence_end
-
-    def close(self) -> None:
-        if self.cues is not None:
-            self._emit("".join(format_cue(cue, self.format) for cue in self.cues.flush()))
-        elif self.open_line:
-            self._emit("\n")
-            self.open_line = False
-
-    def _emit(self, text: str) -> None:
-        if text:
-            self.target.write(text)
-            self.target.flush()
+def _emit(text: str) -> None:
+    """Write to standard output at once: a stream's reader waits for it."""
+    if text:
+        sys.stdout.write(text)
+        sys.stdout.flush()
