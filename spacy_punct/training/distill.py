@@ -7,7 +7,7 @@ carries them to both sides of each example like any custom token attribute,
 and the punctuator mixes them into its targets (`distill_weight`,
 `word_classifier.mix_teacher_probs`).
 """
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -19,20 +19,29 @@ from ..pipelines import find_punctuator, predict_probs
 from ..word_records import word_records
 
 
-def teacher_docs(teacher: Language, docs: Iterable[Doc], *, lowercase: bool = True,
+def teacher_docs(teacher: Union[Language, Sequence[Language]], docs: Iterable[Doc], *, lowercase: bool = True,
                  batch_size: int = 8) -> Iterator[Doc]:
-    """Each doc with the teacher's class probabilities on its words. The
-    teacher reads each whole doc as the reader presents words to a model:
-    bare words, lower-cased with `lowercase`."""
-    _, pipe = find_punctuator(teacher)
-    labels = pipe.labels
+    """Each doc with the teacher's class probabilities on its words; several
+    teachers (an ensemble, with the same labels) give their mean. Each teacher
+    reads each whole doc as the reader presents words to a model: bare words,
+    lower-cased with `lowercase`."""
+    teachers = [teacher] if isinstance(teacher, Language) else list(teacher)
+    if not teachers:
+        raise ValueError("teacher_docs needs at least one teacher.")
+    labels = find_punctuator(teachers[0])[1].labels
+    for other in teachers[1:]:
+        if find_punctuator(other)[1].labels != labels:
+            raise ValueError(f"the teachers' labels differ: {labels} and {find_punctuator(other)[1].labels}.")
 
-    def bare(doc: Doc) -> Doc:
+    def bare(nlp: Language, doc: Doc) -> Doc:
         records = word_records(doc, lowercase)
-        return Doc(teacher.vocab, words=[r.seen for r in records], spaces=[r.space for r in records])
+        return Doc(nlp.vocab, words=[r.seen for r in records], spaces=[r.space for r in records])
 
     for batch in minibatch(docs, size=batch_size):
-        for doc, (_, probs) in zip(batch, predict_probs(teacher, [bare(doc) for doc in batch], batch_size=batch_size)):
+        runs = [[probs for _, probs in predict_probs(nlp, [bare(nlp, doc) for doc in batch], batch_size=batch_size)]
+                for nlp in teachers]
+        for doc, doc_probs in zip(batch, zip(*runs)):
+            probs = sum(doc_probs) / len(doc_probs)
             table = token_table(doc)
             offsets = [idx for idx, is_space, is_punct in zip(table.idx, table.is_space, table.punct)
                        if not (is_space or is_punct)]

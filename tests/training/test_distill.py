@@ -13,7 +13,7 @@ from spacy_punct.word_records import read_docbins, word_records
 from spacy_punct.training.distill import teacher_docs
 from spacy_punct.word_classifier import teacher_targets
 
-from ..conftest import TEXTS, reader_examples, train
+from ..conftest import TEXTS, listener_pipeline, reader_examples, train
 
 
 def distilled(trained, corpus_path):
@@ -31,6 +31,29 @@ def test_teacher_probabilities_on_the_words(trained, corpus_path):
         assert [t._.teacher_probs is None for t in doc] == [t.is_punct for t in doc]
         got = numpy.array([[t._.teacher_probs[label] for label in ("EMPTY", "COMMA", "PERIOD", "QUESTION")] for t in words])
         numpy.testing.assert_allclose(got, expected, atol=1e-4)
+
+
+def test_an_ensemble_gives_the_mean_of_its_teachers(trained, trained_bytes, corpus_path):
+    weaker = listener_pipeline()
+    weaker.initialize(lambda: reader_examples(weaker, corpus_path))  # untrained: other probabilities
+    docs = list(teacher_docs([trained, weaker], read_docbins(corpus_path, trained.vocab), batch_size=4))
+    alone = [distilled(model, corpus_path) for model in (trained, weaker)]
+    labels = ("EMPTY", "COMMA", "PERIOD", "QUESTION")
+    for doc, first, second in zip(docs, *alone):
+        for token, a, b in zip(doc, first, second):
+            if token._.teacher_probs is None:
+                continue
+            mean = [(a._.teacher_probs[label] + b._.teacher_probs[label]) / 2 for label in labels]
+            numpy.testing.assert_allclose([token._.teacher_probs[label] for label in labels], mean, atol=2e-4)
+    assert any(a._.teacher_probs != b._.teacher_probs for a, b in zip(alone[0][0], alone[1][0]))
+
+
+def test_teachers_with_other_labels_are_refused(trained, corpus_path):
+    other = spacy.blank("en")
+    other.add_pipe("punctuator", config={"labels": ["EMPTY", "PERIOD"]})
+    other.initialize()
+    with pytest.raises(ValueError, match="labels differ"):
+        list(teacher_docs([trained, other], read_docbins(corpus_path, trained.vocab)))
 
 
 def test_the_reader_carries_them_to_both_sides(trained, corpus_path, tmp_path):
