@@ -19,7 +19,7 @@ from typing import Dict, List
 import numpy
 from spacy.training import Example
 
-from spacy_punct.decode import decode
+from spacy_punct.decode import DecisionSettings, decode
 from spacy_punct.pipelines import find_punctuator, load_pipeline, predict_probs
 from spacy_punct.scorer import score_punctuation
 from spacy_punct.streaming import EntropyLookahead, FixedLookahead, Streamer
@@ -79,7 +79,7 @@ def fixed_lookahead_marks(nlp, words: List[str], lookahead: int, left_context: i
         targets.append(i - start)
     marks = []
     for (doc, probs), target in zip(predict_probs(nlp, iter(docs), batch_size=batch_size), targets):
-        decisions = decode(doc, probs, pipe.label_set, thresholds=pipe.thresholds, margins=pipe.margins)
+        decisions = decode(doc, probs, pipe.label_set, DecisionSettings(pipe.settings.thresholds, pipe.settings.margins))
         first = [t.i for t in doc if t.i == 0 or doc[t.i - 1].whitespace_] + [len(doc)]
         marks.append(next((m for m in reversed(decisions.marks[first[target] : first[target + 1]]) if m), ""))
     return marks
@@ -90,7 +90,7 @@ def offline_marks(nlp, examples: List[Example]) -> List[List[str]]:
     pipe = find_punctuator(nlp)[1]
     marks = []
     for eg, (doc, probs) in zip(examples, predict_probs(nlp, (eg.predicted.copy() for eg in examples))):
-        decisions = decode(doc, probs, pipe.label_set, thresholds=pipe.thresholds, margins=pipe.margins)
+        decisions = decode(doc, probs, pipe.label_set, DecisionSettings(pipe.settings.thresholds, pipe.settings.margins))
         first = [t.i for t in doc if t.i == 0 or doc[t.i - 1].whitespace_] + [len(doc)]
         marks.append([next((m for m in reversed(decisions.marks[a:b]) if m), "") for a, b in zip(first, first[1:])])
     return marks

@@ -1,5 +1,6 @@
 """Punctuation restoration as a spaCy pipeline component."""
 from .about import __version__
+from .decode import DecisionSettings
 from .evaluation import evaluate
 from .extensions import register_extensions
 from .labels import LabelSet
@@ -18,6 +19,7 @@ from .training import PunctCorpus, create_asr_noise_augmenter, create_case_noise
 __all__ = [
     "__version__",
     "CommittedWord",
+    "DecisionSettings",
     "EntropyLookahead",
     "FixedLookahead",
     "LabelSet",

@@ -2,9 +2,13 @@
 thresholds, Cai & Wang's margins), the mark per token under the doc's masks
 (only mark slots take marks; existing marks kept or matched), and the sentence
 starts that follow from the marks. The annotations and the rewrite both read
-these decisions, so each rule exists here once."""
-from dataclasses import dataclass
-from typing import List, Mapping, Optional, Sequence, Tuple
+these decisions, so each rule exists here once. `DecisionSettings` holds the
+choices a caller may make (thresholds, margins, existing marks, closing the
+last sentence): a component keeps its configured settings, and a caller passes
+others per call instead of changing the component."""
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 from spacy.tokens import Doc
@@ -26,6 +30,40 @@ def check_settings(
         for label, value in values.items():
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{setting} {label}={value}: give a number from 0 to 1.")
+
+
+@dataclass(frozen=True)
+class DecisionSettings:
+    """How class probabilities become marks.
+
+    thresholds: per class, the probability from which its mark is written
+        (and below which it never is; see `decide`).
+    margins: per class, Cai & Wang's margin (see `decide`).
+    keep_existing: keep punctuation already in the input and only fill gaps.
+    add_marks: False writes no mark of its own and keeps the input's (text
+        that is punctuated already: only case changes).
+    close_last_sentence: a doc is a whole text, so its last word ends a
+        sentence (see `decode`).
+    """
+
+    thresholds: Mapping[str, float] = field(default_factory=dict)
+    margins: Mapping[str, float] = field(default_factory=dict)
+    keep_existing: bool = False
+    add_marks: bool = True
+    close_last_sentence: bool = False
+
+    def replace(self, **changes: Any) -> "DecisionSettings":
+        """A copy with the given settings changed; a value of None changes nothing."""
+        return dataclasses.replace(self, **{key: value for key, value in changes.items() if value is not None})
+
+    def check(self, label_set: LabelSet, names: Tuple[str, str] = ("Thresholds", "Margins")) -> None:
+        """Raise if a threshold or margin does not fit the label set (see `check_settings`)."""
+        check_settings(label_set, self.thresholds, self.margins, names)
+
+    def to_config(self) -> Dict[str, Any]:
+        """The settings as the punctuator's config keys."""
+        return {key: dict(value) if isinstance(value, Mapping) else value
+                for key, value in dataclasses.asdict(self).items()}
 
 
 def threshold_scores(
@@ -105,31 +143,30 @@ def decode(
     doc: Doc,
     probs: numpy.ndarray,
     label_set: LabelSet,
+    settings: DecisionSettings = DecisionSettings(),
     *,
-    thresholds: Optional[Mapping[str, float]] = None,
-    margins: Optional[Mapping[str, float]] = None,
-    keep_existing: bool = False,
-    add_marks: bool = True,
-    close_end: bool = False,
+    open_end: bool = False,
 ) -> Decisions:
-    """The marks and sentence starts of a doc from its class probabilities.
+    """The marks and sentence starts of a doc from its class probabilities,
+    decided under `settings`.
 
     Only mark slots take marks (not whitespace, punctuation, or words written
     together with the next one). A slot that already has a mark of the label
     set keeps it with `keep_existing`; otherwise the prediction decides, and a
     prediction of the class the existing mark counts as keeps that mark (`!`
     where PERIOD is predicted in the default label set).
-    add_marks: False writes no mark where the input has none and keeps every
-        existing one (text that is punctuated already: only case changes).
-    close_end: the doc is a whole text, so its last word ends a sentence:
-    where no sentence-final mark was decided there, the text's own final
-    mark stays, an abbreviation's period ends it, or else the `closing_mark`
-    is written (not, with `keep_existing`, after a mark the text has there).
+    With `close_last_sentence`, unless `open_end` (the doc is a piece of a
+    text that goes on), the last word ends a sentence: where no
+    sentence-final mark was decided there, the text's own final mark stays,
+    an abbreviation's period ends it, or else the `closing_mark` is written
+    (not, with `keep_existing`, after a mark the text has there).
     """
+    thresholds, margins, keep_existing = settings.thresholds, settings.margins, settings.keep_existing
+    close_end = settings.close_last_sentence and not open_end
     table = token_table(doc)
     slots = mark_slots(doc, table)
     marks = [""] * len(doc)
-    if not add_marks:
+    if not settings.add_marks:
         for i, existing in slots.existing.items():
             marks[i] = existing
         return Decisions(marks, sentence_starts(table, marks), slots, table)

@@ -14,7 +14,8 @@ from spacy.training import Example
 
 from .align import gold_classes
 from .extensions import register_extensions, set_token_values
-from .pipelines import find_punctuator
+from .decode import DecisionSettings
+from .pipelines import find_punctuator, settings_cfg
 from .rewrite import rewrite_doc
 from .training.augment import create_asr_noise_augmenter, create_case_noise_augmenter, create_chained_augmenters
 from .training.corpus import PunctCorpus
@@ -24,12 +25,15 @@ register_extensions()
 
 
 def run_pipeline(
-    nlp: Language, examples: List[Example], progress: Optional[Callable[[int], None]] = None
+    nlp: Language, examples: List[Example], progress: Optional[Callable[[int], None]] = None,
+    settings: Optional[DecisionSettings] = None,
 ) -> List[Example]:
     """The examples with the pipeline's output on a copy of their input as
-    the predicted side (as `Language.evaluate` runs it); `progress` is called
-    with the number of words of each document done."""
-    docs = nlp.pipe((eg.predicted.copy() for eg in examples), batch_size=nlp.batch_size)
+    the predicted side (as `Language.evaluate` runs it), decided under
+    `settings` if given; `progress` is called with the number of words of
+    each document done."""
+    docs = nlp.pipe((eg.predicted.copy() for eg in examples), batch_size=nlp.batch_size,
+                    component_cfg=settings_cfg(nlp, settings))
     done = []
     for example, doc in zip(examples, docs):
         done.append(Example(doc, example.reference))
@@ -131,15 +135,10 @@ def evaluate(
         examples = list(corpus(nlp))
     if not examples:
         raise ValueError(f"{data} holds no documents.")
-    punctuator = find_punctuator(nlp)[1]
-    add_marks = punctuator.add_marks
-    punctuator.add_marks = not input_marks
+    settings = find_punctuator(nlp)[1].settings.replace(add_marks=not input_marks)
     start = time.perf_counter()
-    try:
-        scored = with_gold_marks(nlp, examples) if gold_marks else run_pipeline(nlp, examples, progress)
-        scores = Scorer(nlp).score(scored)
-    finally:
-        punctuator.add_marks = add_marks
+    scored = with_gold_marks(nlp, examples) if gold_marks else run_pipeline(nlp, examples, progress, settings)
+    scores = Scorer(nlp).score(scored)
     seconds = time.perf_counter() - start
     n_words = sum(len(eg.reference) for eg in examples)
     result = {key: value for key, value in scores.items() if key.startswith(("punct_", "sents_", "case_"))}

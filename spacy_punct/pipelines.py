@@ -14,6 +14,7 @@ from spacy.tokens import Doc
 from thinc.api import use_ops
 
 from .bundled import resolve_model
+from .decode import DecisionSettings
 from .extensions import register_extensions
 from .factory_imports import named_factories_only
 from .punctuator import Punctuator
@@ -33,6 +34,12 @@ def find_punctuator(nlp: Language) -> Tuple[str, Punctuator]:
         if isinstance(pipe, Punctuator):
             return name, pipe
     raise PipelineError(f"The pipeline has no punctuator component (it has {nlp.pipe_names}).")
+
+
+def settings_cfg(nlp: Language, settings: Optional[DecisionSettings]) -> Dict[str, Dict[str, Any]]:
+    """The `component_cfg` that makes `nlp.pipe` or `nlp(...)` decide under
+    `settings` (none: the punctuator's own)."""
+    return {} if settings is None else {find_punctuator(nlp)[0]: {"settings": settings}}
 
 
 def load_pipeline(

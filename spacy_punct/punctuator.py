@@ -14,7 +14,7 @@ from thinc.api import Model, Optimizer
 from thinc.types import Floats2d
 
 from .align import gold_classes
-from .decode import Decisions, decode
+from .decode import Decisions, DecisionSettings, decode
 from . import threads  # noqa: F401  (forked workers start with one torch thread)
 from .extensions import register_extensions, set_token_values
 from .labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
@@ -87,18 +87,14 @@ def make_punctuator(
     distill_weight: share of a teacher's class probabilities in the training
         target of the words that carry them (`token._.teacher_probs`, written
         by `spacy-punct distill`): the target is (1 - w) * gold + w * teacher.
-    thresholds: per class, the probability from which its mark is written (and
-        below which it is not), whatever the other classes' probabilities.
-    margins: per class, Cai & Wang's margin ξ: its mark is written only if
-        (p(mark) - p(other)) / p(mark) > ξ for every other class.
-    keep_existing: keep punctuation already in the input and only fill gaps.
-    add_marks: false writes no mark of its own and keeps the input's: for text
-        that is punctuated already, whose case alone is restored (by a
-        truecaser before the punctuator) and whose sentences follow its marks.
-    close_last_sentence: a doc is a whole text, so its last word gets the most
-        probable sentence-final mark where none was predicted ("... we saw the
-        coast."); not on docs marked `doc._.open_end` (training chunks, stream
-        windows, pieces of long texts).
+    thresholds, margins, keep_existing, add_marks, close_last_sentence: the
+        decision settings (`decode.DecisionSettings`); a caller may pass
+        others per call (`nlp.pipe(texts, component_cfg={"punctuator":
+        {"settings": ...}})`). `add_marks = false` suits text that is
+        punctuated already, whose case alone is restored (by a truecaser
+        before the punctuator); `close_last_sentence` leaves docs marked
+        `doc._.open_end` open (training chunks, stream windows, pieces of
+        long texts).
     rewrite: return a new, punctuated Doc (else annotate the input in place,
         and let a `punct_rewriter` at the end of the pipeline rewrite it).
     store_probs: keep the class probabilities in `doc._.punct_probs`.
@@ -115,11 +111,7 @@ def make_punctuator(
         labels=labels,
         empty_weight=empty_weight,
         distill_weight=distill_weight,
-        thresholds=thresholds,
-        margins=margins,
-        keep_existing=keep_existing,
-        add_marks=add_marks,
-        close_last_sentence=close_last_sentence,
+        settings=DecisionSettings(dict(thresholds), dict(margins), keep_existing, add_marks, close_last_sentence),
         rewrite=rewrite,
         store_probs=store_probs,
         learn_rate_scale=learn_rate_scale,
@@ -140,11 +132,7 @@ class Punctuator(TrainablePipe):
         labels: Optional[Sequence[str]] = DEFAULT_LABELS,
         empty_weight: float = 1.0,
         distill_weight: float = 0.0,
-        thresholds: Optional[Dict[str, float]] = None,
-        margins: Optional[Dict[str, float]] = None,
-        keep_existing: bool = False,
-        add_marks: bool = True,
-        close_last_sentence: bool = False,
+        settings: DecisionSettings = DecisionSettings(),
         rewrite: bool = True,
         store_probs: bool = False,
         learn_rate_scale: float = 1.0,
@@ -161,11 +149,7 @@ class Punctuator(TrainablePipe):
         if not 0.0 <= distill_weight <= 1.0:
             raise ValueError(f"distill_weight must be between 0 and 1, not {distill_weight}.")
         self.distill_weight = distill_weight
-        self.thresholds = dict(thresholds or {})
-        self.margins = dict(margins or {})
-        self.keep_existing = keep_existing
-        self.add_marks = add_marks
-        self.close_last_sentence = close_last_sentence
+        self.settings = settings
         self.rewrite = rewrite
         self.store_probs = store_probs
         if not learn_rate_scale >= 0.0:
@@ -211,20 +195,23 @@ class Punctuator(TrainablePipe):
 
     # -- prediction ---------------------------------------------------------
 
-    def __call__(self, doc: Doc) -> Doc:
+    def __call__(self, doc: Doc, settings: Optional[DecisionSettings] = None) -> Doc:
+        """Punctuate a doc, under `settings` if given (else the component's)."""
         error_handler = self.get_error_handler()
         try:
-            decisions = self._annotate([doc], self.predict([doc]))
+            decisions = self._annotate([doc], self.predict([doc]), settings)
             return self._output(doc, decisions[0])
         except Exception as e:
             error_handler(self.name, self, [doc], e)
 
-    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
-        """Punctuate a stream of docs; yields the rewritten docs when `rewrite`."""
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128,
+             settings: Optional[DecisionSettings] = None) -> Iterator[Doc]:
+        """Punctuate a stream of docs, under `settings` if given (else the
+        component's); yields the rewritten docs when `rewrite`."""
         error_handler = self.get_error_handler()
         for docs in minibatch(stream, size=batch_size):
             try:
-                decisions = self._annotate(docs, self.predict(docs))
+                decisions = self._annotate(docs, self.predict(docs), settings)
                 yield from (self._output(doc, d) for doc, d in zip(docs, decisions))
             except Exception as e:
                 error_handler(self.name, self, docs, e)
@@ -253,22 +240,15 @@ class Punctuator(TrainablePipe):
         `doc._.punct_probs`."""
         self._annotate(docs, scores)
 
-    def _annotate(self, docs: Iterable[Doc], scores: List[Floats2d]) -> List[Decisions]:
+    def _annotate(self, docs: Iterable[Doc], scores: List[Floats2d],
+                  settings: Optional[DecisionSettings] = None) -> List[Decisions]:
         """Set the annotations; return each doc's decisions."""
         label_set = self.label_set
+        settings = self.settings if settings is None else settings
         all_decisions = []
         for doc, probs in zip(docs, scores):
             probs = self.model.ops.to_numpy(probs)
-            decisions = decode(
-                doc,
-                probs,
-                label_set,
-                thresholds=self.thresholds,
-                margins=self.margins,
-                keep_existing=self.keep_existing,
-                add_marks=self.add_marks,
-                close_end=self.close_last_sentence and not doc._.open_end,
-            )
+            decisions = decode(doc, probs, label_set, settings, open_end=doc._.open_end)
             set_token_values(doc, "punct", decisions.table.idx, decisions.marks)
             if len(doc):
                 # set at once: setting is_sent_start per token is O(n) each

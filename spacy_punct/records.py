@@ -8,6 +8,7 @@ from spacy.attrs import IDX, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from .decode import DecisionSettings
 from .extensions import register_extensions, token_values
 from .timed import RecordError, record_word_list, timed_words, words_doc
 
@@ -18,13 +19,16 @@ register_extensions()
 Record = Mapping[str, Any]
 
 
-def punctuate_records(nlp: Language, records: Iterable[Record], *, batch_size: int = 64) -> Iterator[Dict[str, Any]]:
+def punctuate_records(nlp: Language, records: Iterable[Record], *, batch_size: int = 64,
+                      settings: Optional[DecisionSettings] = None) -> Iterator[Dict[str, Any]]:
     """The output record of each input record (see `record_doc` and
-    `output_record`), in order, read lazily."""
+    `output_record`), in order, read lazily; `settings`: decide under these
+    (default: the punctuator's own)."""
     if isinstance(records, (Mapping, str)):
         raise TypeError("punctuate_records takes an iterable of records; for one record, give [record].")
     items = ((record_doc(nlp, record, number), record) for number, record in enumerate(records, start=1))
-    return (output_record(doc, record) for doc, record in punctuate_docs(nlp, items, batch_size=batch_size))
+    done = punctuate_docs(nlp, items, batch_size=batch_size, settings=settings)
+    return (output_record(doc, record) for doc, record in done)
 
 def record_doc(nlp: Language, record: Record, number: int = 0) -> Doc:
     """The doc of an input record: {"text": ...} or timed words in one of the

@@ -16,7 +16,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import registry
 
-from .decode import Decisions, decode, sentence_starts
+from .decode import Decisions, DecisionSettings, decode, sentence_starts
 from .pipelines import find_punctuator, predict_probs
 from .labels import ends_sentence
 from .rewrite import plan_rewrite
@@ -113,11 +113,13 @@ class Streamer:
     word stay bounded over any stream. A word that fails its checks raises a
     `RecordError` and leaves the stream as it was."""
 
-    def __init__(self, nlp: Language, policy: Optional[Callable] = None, *, left_context: int = 50) -> None:
+    def __init__(self, nlp: Language, policy: Optional[Callable] = None, *, left_context: int = 50,
+                 settings: Optional[DecisionSettings] = None) -> None:
         if left_context < 1:
             raise ValueError(f"left_context must be >= 1 (the sentence state lives there), not {left_context}.")
         self.nlp = nlp
         self.name, self.punctuator = find_punctuator(nlp)
+        self.settings = self.punctuator.settings if settings is None else settings
         self.policy = policy if policy is not None else FixedLookahead(4)
         self.left_context = left_context
         self._left: List[_Word] = []
@@ -160,11 +162,7 @@ class Streamer:
         doc = self._doc(window)
         _, probs = next(predict_probs(self.nlp, [doc], batch_size=1))
         pipe = self.punctuator
-        decisions = decode(
-            doc, probs, pipe.label_set, thresholds=pipe.thresholds, margins=pipe.margins,
-            keep_existing=pipe.keep_existing, add_marks=pipe.add_marks,
-            close_end=pipe.close_last_sentence and final and close,
-        )
+        decisions = decode(doc, probs, pipe.label_set, self.settings, open_end=not (final and close))
         first = [0]  # the first token of each word of the window
         for item in window:
             first.append(first[-1] + item.n_tokens)
@@ -239,10 +237,11 @@ def _word_texts(words: List[str], spaces: List[bool], source_map: List[int], fir
     return [text.rstrip(" ") for text in texts]
 
 
-def stream_punctuate(nlp: Language, words, policy: Optional[Callable] = None, *, left_context: int = 50):
+def stream_punctuate(nlp: Language, words, policy: Optional[Callable] = None, *, left_context: int = 50,
+                     settings: Optional[DecisionSettings] = None):
     """Punctuate an iterable of words (see `Streamer.push`), yielding each
     committed word as soon as it is decided, and the rest at the end."""
-    streamer = Streamer(nlp, policy, left_context=left_context)
+    streamer = Streamer(nlp, policy, left_context=left_context, settings=settings)
     for word in words:
         yield from streamer.push(word)
     yield from streamer.flush()

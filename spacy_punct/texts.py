@@ -1,12 +1,14 @@
 """Punctuating texts: lazily, in batches, texts of any length in pieces with
 context across the seams, the output the same whatever the batch."""
 import warnings
-from typing import Any, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from .decode import DecisionSettings
 from .extensions import register_extensions
+from .pipelines import settings_cfg
 from .rewrite import rewrite_doc
 
 
@@ -19,23 +21,27 @@ PIECE_TOKENS = 5_000
 CONTEXT_TOKENS = 200
 
 
-def punctuate(nlp: Language, texts: Iterable[str], *, batch_size: int = 64) -> Iterator[Doc]:
+def punctuate(nlp: Language, texts: Iterable[str], *, batch_size: int = 64,
+              settings: Optional[DecisionSettings] = None) -> Iterator[Doc]:
     """The punctuated doc of each text, in order. Texts are read lazily and
     processed `batch_size` at a time, so memory stays bounded on any stream;
-    texts of any length are punctuated (see `punctuate_pieces`)."""
+    texts of any length are punctuated (see `punctuate_pieces`). `settings`:
+    decide under these (default: the punctuator's own)."""
     if isinstance(texts, (str, Doc)):
         # a string is an iterable too: of one-character texts
         raise TypeError("punctuate takes an iterable of texts, such as a list or a file; for one text, "
                         "give [text].")
-    return (doc for doc, _ in punctuate_docs(nlp, ((text, None) for text in texts), batch_size=batch_size))
+    items = ((text, None) for text in texts)
+    return (doc for doc, _ in punctuate_docs(nlp, items, batch_size=batch_size, settings=settings))
 
 def punctuate_docs(
-    nlp: Language, items: Iterable[Tuple[Union[str, Doc], Any]], *, batch_size: int = 64
+    nlp: Language, items: Iterable[Tuple[Union[str, Doc], Any]], *, batch_size: int = 64,
+    settings: Optional[DecisionSettings] = None,
 ) -> Iterator[Tuple[Doc, Any]]:
     """Run the pipeline over (text or doc, context) pairs; yield (punctuated
     doc, context) in order. Long texts are punctuated in pieces and joined."""
     pieces: List[Doc] = []
-    for doc, context, item, last in punctuate_parts(nlp, items, batch_size=batch_size):
+    for doc, context, item, last in punctuate_parts(nlp, items, batch_size=batch_size, settings=settings):
         if last and not pieces:
             yield doc, context
             continue
@@ -46,7 +52,8 @@ def punctuate_docs(
 
 
 def punctuate_parts(
-    nlp: Language, items: Iterable[Tuple[Union[str, Doc], Any]], *, batch_size: int = 64
+    nlp: Language, items: Iterable[Tuple[Union[str, Doc], Any]], *, batch_size: int = 64,
+    settings: Optional[DecisionSettings] = None,
 ) -> Iterator[Tuple[Doc, Any, Union[str, Doc], bool]]:
     """Like `punctuate_docs`, but a long text comes as the punctuated docs of
     its pieces (see `punctuate_pieces`), as they are done: yields (doc,
@@ -56,6 +63,7 @@ def punctuate_parts(
     the items read before it."""
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, not {batch_size}.")
+    cfg = settings_cfg(nlp, settings)
     batch: List[Tuple[Doc, Any]] = []
     items = iter(items)
     while True:
@@ -64,12 +72,12 @@ def punctuate_parts(
         except StopIteration:
             break
         except Exception:
-            yield from _run(nlp, batch, batch_size)  # what was read before a bad input is done
+            yield from _run(nlp, batch, batch_size, cfg)  # what was read before a bad input is done
             raise
         if isinstance(item, str) and len(item) > LONG_TEXT_CHARS:
-            yield from _run(nlp, batch, batch_size)
+            yield from _run(nlp, batch, batch_size, cfg)
             batch = []
-            pieces = punctuate_pieces(nlp, item)
+            pieces = punctuate_pieces(nlp, item, settings=settings)
             piece = next(pieces)
             for following in pieces:
                 yield piece, context, item, False
@@ -79,24 +87,27 @@ def punctuate_parts(
         doc = nlp.make_doc(item) if isinstance(item, str) else item
         batch.append((doc, (context, item)))
         if len(batch) >= batch_size:
-            yield from _run(nlp, batch, batch_size)
+            yield from _run(nlp, batch, batch_size, cfg)
             batch = []
-    yield from _run(nlp, batch, batch_size)
+    yield from _run(nlp, batch, batch_size, cfg)
 
 
-def _run(nlp: Language, batch: List[Tuple[Doc, Any]], batch_size: int) -> Iterator[Tuple[Doc, Any, Any, bool]]:
-    for doc, (context, item) in nlp.pipe(batch, as_tuples=True, batch_size=batch_size):
+def _run(nlp: Language, batch: List[Tuple[Doc, Any]], batch_size: int,
+         cfg: Dict[str, Dict[str, Any]]) -> Iterator[Tuple[Doc, Any, Any, bool]]:
+    for doc, (context, item) in nlp.pipe(batch, as_tuples=True, batch_size=batch_size, component_cfg=cfg):
         yield (doc if doc._.source_map is not None else rewrite_doc(doc)), context, item, True
 
 
 def punctuate_pieces(
-    nlp: Language, text: str, *, piece_tokens: Optional[int] = None, context_tokens: Optional[int] = None
+    nlp: Language, text: str, *, piece_tokens: Optional[int] = None, context_tokens: Optional[int] = None,
+    settings: Optional[DecisionSettings] = None,
 ) -> Iterator[Doc]:
     """Punctuate a text of any length in pieces of about `piece_tokens` tokens
     (default PIECE_TOKENS), each read with `context_tokens` tokens of context
     on either side (default CONTEXT_TOKENS); yield each piece's punctuated
     doc. The pieces' texts joined are the punctuated text. Memory is bounded by
     the piece size, not the text length."""
+    cfg = settings_cfg(nlp, settings)
     piece_tokens = piece_tokens or PIECE_TOKENS
     context_tokens = CONTEXT_TOKENS if context_tokens is None else context_tokens
     tokens = _tokens(nlp, text)
@@ -107,11 +118,11 @@ def punctuate_pieces(
         if len(window) - start >= piece_tokens + context_tokens:
             end = _piece_end(window, start + piece_tokens)
             if end is not None:
-                yield _piece(nlp, window, start, end, context_tokens, last=False)
+                yield _piece(nlp, window, start, end, context_tokens, False, cfg)
                 drop = max(0, end - context_tokens)
                 window, start = window[drop:], end - drop
     if start < len(window):
-        yield _piece(nlp, window, start, len(window), context_tokens, last=True)
+        yield _piece(nlp, window, start, len(window), context_tokens, True, cfg)
 
 
 def _tokens(nlp: Language, text: str) -> Iterator[Tuple[str, str]]:
@@ -142,7 +153,8 @@ def _piece_end(window: List[Tuple[str, str]], target: int) -> Optional[int]:
     return None
 
 
-def _piece(nlp: Language, window: List[Tuple[str, str]], start: int, end: int, context: int, last: bool) -> Doc:
+def _piece(nlp: Language, window: List[Tuple[str, str]], start: int, end: int, context: int, last: bool,
+           cfg: Dict[str, Dict[str, Any]]) -> Doc:
     """Punctuate window[start:end] with up to `context` tokens on each side;
     `last`: the piece ends the text."""
     left = max(0, start - context)
@@ -150,7 +162,7 @@ def _piece(nlp: Language, window: List[Tuple[str, str]], start: int, end: int, c
     part = window[left:right]
     doc = Doc(nlp.vocab, words=[t for t, _ in part], spaces=[bool(s) for _, s in part])
     doc._.open_end = not last
-    annotated = nlp(doc)
+    annotated = nlp(doc, component_cfg=cfg)
     if annotated._.source_map is not None:
         annotated = doc  # the punctuator annotated the input before rewriting it
     core = annotated[start - left : end - left].as_doc()

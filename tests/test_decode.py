@@ -2,7 +2,7 @@ import numpy
 import pytest
 
 from spacy_punct.align import token_table
-from spacy_punct.decode import decide, decode, sentence_starts
+from spacy_punct.decode import DecisionSettings as S, decide, decode, sentence_starts
 from spacy_punct.labels import LabelSet
 
 LABELS = LabelSet(["EMPTY", "COMMA", "PERIOD", "QUESTION"])
@@ -60,14 +60,14 @@ def test_existing_marks_kept_or_matched(nlp):
     probs = _probs(doc, {0: 2, 2: 0, 4: 3})
     assert decode(doc, probs, LABELS).marks == ["!", "", "", "", "?"]
     # predicted EMPTY after "so" replaces the comma; kept with keep_existing
-    assert decode(doc, probs, LABELS, keep_existing=True).marks == ["!", "", ",", "", "?"]
+    assert decode(doc, probs, LABELS, S(keep_existing=True)).marks == ["!", "", ",", "", "?"]
 
 
 def test_add_marks_off_keeps_the_input_marks_and_adds_none(nlp):
     doc = nlp("wow! so, what is it")
     # predictions that would drop "!" and "," and write "?" and a closing mark
     probs = _probs(doc, {0: 0, 2: 0, 4: 1, 6: 3})
-    decisions = decode(doc, probs, LABELS, add_marks=False, close_end=True)
+    decisions = decode(doc, probs, LABELS, S(add_marks=False, close_last_sentence=True))
     assert decisions.marks == ["!", "", ",", "", "", "", ""]
     assert [t.text for t in doc if decisions.sent_starts[t.i]] == ["wow", "so"]
 
@@ -91,14 +91,14 @@ def test_close_end_writes_the_likeliest_final_mark(nlp):
     doc = nlp("so how was it")
     probs = numpy.tile(numpy.array([0.9, 0.04, 0.02, 0.04], dtype="f"), (len(doc), 1))
     assert decode(doc, probs, LABELS).marks == ["", "", "", ""]
-    assert decode(doc, probs, LABELS, close_end=True).marks == ["", "", "", "?"]  # QUESTION over PERIOD
+    assert decode(doc, probs, LABELS, S(close_last_sentence=True)).marks == ["", "", "", "?"]  # QUESTION over PERIOD
     probs[3] = [0.1, 0.6, 0.2, 0.1]  # a comma predicted at the end becomes a full stop
-    assert decode(doc, probs, LABELS, close_end=True).marks == ["", "", "", "."]
+    assert decode(doc, probs, LABELS, S(close_last_sentence=True)).marks == ["", "", "", "."]
     # a mark written at the end stays with keep_existing
     doc = nlp("so how was it,")
     probs = numpy.tile(numpy.array([0.9, 0.04, 0.02, 0.04], dtype="f"), (len(doc), 1))
-    marks = decode(doc, probs, LABELS, keep_existing=True, close_end=True).marks
-    assert marks == decode(doc, probs, LABELS, keep_existing=True).marks == ["", "", "", ",", ""]
+    marks = decode(doc, probs, LABELS, S(keep_existing=True, close_last_sentence=True)).marks
+    assert marks == decode(doc, probs, LABELS, S(keep_existing=True)).marks == ["", "", "", ",", ""]
 
 
 def test_close_end_keeps_the_texts_own_final_mark(nlp):
@@ -106,11 +106,11 @@ def test_close_end_keeps_the_texts_own_final_mark(nlp):
     ended with a comma: every text ends a sentence."""
     doc = nlp("so how was the trip it was long.")
     probs = numpy.tile(numpy.array([0.9, 0.04, 0.02, 0.04], dtype="f"), (len(doc), 1))
-    assert decode(doc, probs, LABELS, close_end=True).marks[-2] == "."
+    assert decode(doc, probs, LABELS, S(close_last_sentence=True)).marks[-2] == "."
     doc = nlp("yes;")
     probs = numpy.array([[0.1, 0.6, 0.2, 0.1], [1.0, 0.0, 0.0, 0.0]], dtype="f")
-    assert decode(doc, probs, LABELS, close_end=True).marks == [".", ""]
-    assert decode(doc, probs, LABELS, close_end=True, keep_existing=True).marks == [";", ""]
+    assert decode(doc, probs, LABELS, S(close_last_sentence=True)).marks == [".", ""]
+    assert decode(doc, probs, LABELS, S(close_last_sentence=True, keep_existing=True)).marks == [";", ""]
 
 
 @pytest.mark.parametrize("text", ["we met dr.", "we use e.g.", "that is i.e."])
@@ -119,7 +119,7 @@ def test_an_abbreviations_period_ends_the_text(nlp, text):
     probs = numpy.tile(numpy.array([0.1, 0.8, 0.05, 0.05], dtype="f"), (len(doc), 1))  # commas everywhere
     last = max(i for i, t in enumerate(doc) if not t.is_punct)
     for keep_existing in (False, True):
-        marks = decode(doc, probs, LABELS, close_end=True, keep_existing=keep_existing).marks
+        marks = decode(doc, probs, LABELS, S(close_last_sentence=True, keep_existing=keep_existing)).marks
         assert marks[last] == "."
 
 
@@ -127,11 +127,11 @@ def test_close_end_respects_thresholds(nlp):
     """--threshold QUESTION=0.99 still gave `?` at the end with p = 0.17."""
     doc = nlp("it was long")
     probs = numpy.tile(numpy.array([0.7, 0.03, 0.1, 0.17], dtype="f"), (len(doc), 1))
-    assert decode(doc, probs, LABELS, close_end=True).marks[-1] == "?"
-    assert decode(doc, probs, LABELS, close_end=True, thresholds={"QUESTION": 0.99}).marks[-1] == "."
+    assert decode(doc, probs, LABELS, S(close_last_sentence=True)).marks[-1] == "?"
+    assert decode(doc, probs, LABELS, S(close_last_sentence=True, thresholds={"QUESTION": 0.99})).marks[-1] == "."
     # where no final class reaches its threshold, the most probable one closes the text
     both = {"QUESTION": 0.99, "PERIOD": 0.99}
-    assert decode(doc, probs, LABELS, close_end=True, thresholds=both).marks[-1] == "?"
+    assert decode(doc, probs, LABELS, S(close_last_sentence=True, thresholds=both)).marks[-1] == "?"
 
 
 def test_settings_are_probabilities():
@@ -142,3 +142,21 @@ def test_settings_are_probabilities():
         with pytest.raises(ValueError, match="give a number from 0 to 1"):
             decide(probs, LABELS, margins=bad)
     assert decide(probs, LABELS, {"QUESTION": 1.0}, {"COMMA": 0.0}).tolist() == [0]
+
+
+def test_an_open_end_is_not_closed(nlp):
+    doc = nlp("so how was it")
+    probs = numpy.tile(numpy.array([0.6, 0.1, 0.1, 0.2], dtype="f"), (len(doc), 1))
+    closing = S(close_last_sentence=True)
+    assert decode(doc, probs, LABELS, closing).marks[-1] == "?"
+    assert decode(doc, probs, LABELS, closing, open_end=True).marks[-1] == ""
+
+
+def test_settings_replace_only_what_is_given():
+    settings = S(thresholds={"COMMA": 0.4}, keep_existing=True)
+    assert settings.replace(keep_existing=None, add_marks=False) == S(thresholds={"COMMA": 0.4}, keep_existing=True,
+                                                                      add_marks=False)
+    assert settings.to_config() == {"thresholds": {"COMMA": 0.4}, "margins": {}, "keep_existing": True,
+                                    "add_marks": True, "close_last_sentence": False}
+    with pytest.raises(ValueError, match="--threshold COMMA=1.5"):
+        S(thresholds={"COMMA": 1.5}).check(LABELS, ("--threshold", "--margin"))

@@ -18,7 +18,7 @@ def test_load_pipeline_raises_clear_errors(trained, tmp_path):
         load_pipeline(tmp_path / "blank")
     trained.to_disk(tmp_path / "model")
     nlp = load_pipeline(tmp_path / "model", config={"components": {"punctuator": {"keep_existing": True}}})
-    assert nlp.get_pipe("punctuator").keep_existing
+    assert nlp.get_pipe("punctuator").settings.keep_existing
 
 
 def test_predict_probs_leaves_the_pipeline_alone(trained):

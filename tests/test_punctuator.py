@@ -29,7 +29,7 @@ def test_factory_defaults(nlp):
     pipe = nlp.add_pipe("punctuator")
     assert isinstance(pipe, Punctuator)
     assert pipe.labels == ("EMPTY", "COMMA", "PERIOD", "QUESTION")
-    assert pipe.rewrite and not pipe.keep_existing
+    assert pipe.rewrite and not pipe.settings.keep_existing
 
 
 def test_overfit_inline_tok2vec(nlp, corpus_path):
@@ -103,24 +103,37 @@ def test_thresholds(trained):
     pipe = trained.get_pipe("punctuator")
     text = "well the weather was fine we walked we talked and we ate fish"
     assert "," in trained(text).text
-    pipe.thresholds = {"COMMA": 1.0}
+    pipe.settings = pipe.settings.replace(thresholds={"COMMA": 1.0})
     assert "," not in trained(text).text
-    pipe.thresholds = {"COMMA": 1.01}  # not a probability
+    pipe.settings = pipe.settings.replace(thresholds={"COMMA": 1.01})  # not a probability
     with pytest.raises(ValueError, match="give a number from 0 to 1"):
         trained(text)
-    pipe.thresholds = {"TILDE": 0.5}
+    pipe.settings = pipe.settings.replace(thresholds={"TILDE": 0.5})
     with pytest.raises(ValueError, match="unknown labels"):
         trained(text)
+
+
+def test_settings_passed_per_call_leave_the_component_as_it_is(trained):
+    from spacy_punct.decode import DecisionSettings
+    from spacy_punct.texts import punctuate
+
+    text = "well the weather was fine we walked we talked and we ate fish"
+    no_commas = DecisionSettings(thresholds={"COMMA": 1.0})
+    assert "," not in trained(text, component_cfg={"punctuator": {"settings": no_commas}}).text
+    assert all("," not in doc.text for doc in trained.pipe([text] * 3, component_cfg={"punctuator": {"settings": no_commas}}))
+    assert [doc.text for doc in punctuate(trained, [text], settings=no_commas)] == [
+        doc.text for doc in trained.pipe([text], component_cfg={"punctuator": {"settings": no_commas}})]
+    assert "," in trained(text).text and trained.get_pipe("punctuator").settings == DecisionSettings()
 
 
 def test_keep_existing(trained):
     pipe = trained.get_pipe("punctuator")
     text = "so, how was the trip? it was long but we saw the coast"
-    pipe.keep_existing = True
+    pipe.settings = pipe.settings.replace(keep_existing=True)
     doc = trained(text)
     assert doc.text == TEXTS[0]
     assert ",," not in doc.text and "??" not in doc.text
-    pipe.keep_existing = False
+    pipe.settings = pipe.settings.replace(keep_existing=False)
     assert trained("so! how was the trip").text.startswith("So, how")
 
 
@@ -276,8 +289,8 @@ def test_add_marks_off_changes_nothing_but_case(trained):
     """Without marks of its own the output is the input, character for
     character, but for case; sentences follow the input's marks."""
     pipe = trained.get_pipe("punctuator")
-    pipe.add_marks = False
-    pipe.thresholds = {"COMMA": 0.05, "QUESTION": 0.05}  # would write marks nearly everywhere
+    # thresholds that would write marks nearly everywhere
+    pipe.settings = pipe.settings.replace(add_marks=False, thresholds={"COMMA": 0.05, "QUESTION": 0.05})
     lines = _lines(300)
     for line, out in zip(lines, trained.pipe(lines, batch_size=7)):
         assert out.text.lower() == line.lower(), (line, out.text)
@@ -295,8 +308,8 @@ def test_words_are_preserved(trained, keep_existing):
     from spacy_punct.labels import is_mark, is_replaceable
 
     pipe = trained.get_pipe("punctuator")
-    pipe.keep_existing = keep_existing
-    pipe.thresholds = {"COMMA": 0.05, "QUESTION": 0.05}  # many marks, many chances to misplace one
+    # many marks, many chances to misplace one
+    pipe.settings = pipe.settings.replace(keep_existing=keep_existing, thresholds={"COMMA": 0.05, "QUESTION": 0.05})
     lines = _lines(300)
     outputs = list(trained.pipe(lines, batch_size=7))
     for line, out in zip(lines, outputs):

@@ -25,7 +25,6 @@ def _assert_same(a, b):
 
 
 def test_to_disk_from_disk_and_spacy_load(trained, tmp_path):
-    trained.get_pipe("punctuator").thresholds = {"COMMA": 0.4}
     trained.to_disk(tmp_path / "model")
     _assert_same(trained, listener_pipeline().from_disk(tmp_path / "model"))
     loaded = spacy.load(tmp_path / "model")

@@ -258,7 +258,8 @@ def test_evaluate_with_gold_marks_scores_the_truecaser_alone(cased, tmp_path):
     from spacy_punct.evaluation import evaluate, with_gold_marks
 
     DocBin(docs=[cased.make_doc(" ".join(CASED))]).to_disk(tmp_path / "cased.spacy")
-    cased.get_pipe("punctuator").margins = {label: 1.0 for label in ("COMMA", "PERIOD", "QUESTION")}  # no mark passes
+    pipe = cased.get_pipe("punctuator")
+    pipe.settings = pipe.settings.replace(margins={label: 1.0 for label in ("COMMA", "PERIOD", "QUESTION")})  # no mark
     assert evaluate(cased, tmp_path / "cased.spacy")["punct_f"] == 0.0
     (marked,) = with_gold_marks(cased, list(PunctCorpus(tmp_path / "cased.spacy", max_length=0)(cased)))
     # the label set has no class for the hyphen of "Jean-Luc", which the reader reads as a mark
@@ -282,12 +283,13 @@ def test_evaluate_on_punctuated_input_scores_the_truecaser_on_it(cased, tmp_path
     from spacy_punct.evaluation import evaluate, punctuated_examples
 
     DocBin(docs=[cased.make_doc(" ".join(CASED))]).to_disk(tmp_path / "cased.spacy")
-    cased.get_pipe("punctuator").margins = {label: 1.0 for label in ("COMMA", "PERIOD", "QUESTION")}  # no mark passes
+    pipe = cased.get_pipe("punctuator")
+    pipe.settings = pipe.settings.replace(margins={label: 1.0 for label in ("COMMA", "PERIOD", "QUESTION")})  # no mark
     (example,) = punctuated_examples(cased, tmp_path / "cased.spacy")
     assert example.predicted.text == " ".join(CASED).lower()
     scores = evaluate(cased, tmp_path / "cased.spacy", input_marks=True)
     assert scores["case_f"] == 1.0 and scores["sents_f"] == 1.0 and scores["input_marks"]
-    assert cased.get_pipe("punctuator").add_marks  # the setting is given back
+    assert pipe.settings.add_marks  # the component's settings are left as they were
     with pytest.raises(ValueError, match="input_marks"):
         evaluate(cased, tmp_path / "cased.spacy", input_marks=True, asr_noise=0.1)
     cased.to_disk(tmp_path / "model")

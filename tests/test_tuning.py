@@ -40,5 +40,5 @@ def test_collect_probs_and_tune_command(trained, corpus_path, tmp_path):
     assert result.exit_code == 0, result.output
     assert "dev micro F1 100.0 -> 100.0" in result.output
     tuned = spacy.load(tmp_path / "tuned")
-    assert tuned.get_pipe("punctuator").thresholds == {}
+    assert tuned.get_pipe("punctuator").settings.thresholds == {}
     assert tuned("so how was the trip").text == "So, how was the trip?"

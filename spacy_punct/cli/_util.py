@@ -1,13 +1,13 @@
 """What the commands share: the app, errors, loading, inputs, outputs, threads."""
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, NoReturn, Optional
+from typing import Dict, List, NoReturn, Optional
 
 import typer
 from spacy.language import Language
 
 from .. import textio
-from ..decode import check_settings
+from ..decode import DecisionSettings
 from ..pipelines import PipelineError, find_punctuator, load_pipeline
 from ..threads import set_threads
 
@@ -43,28 +43,29 @@ def parse_settings(values: List[str], option: str) -> Dict[str, float]:
     return settings
 
 
-def load_with_settings(model: str, keep_existing: Optional[bool] = None, thresholds: Optional[List[str]] = None,
-          margins: Optional[List[str]] = None, add_marks: Optional[bool] = None) -> Language:
-    """Load a punctuating pipeline with decision settings from the command line."""
-    settings: Dict[str, Any] = {}
-    if keep_existing is not None:
-        settings["keep_existing"] = keep_existing
-    if add_marks is not None:
-        settings["add_marks"] = add_marks
-    if thresholds:
-        settings["thresholds"] = parse_settings(thresholds, "--threshold")
-    if margins:
-        settings["margins"] = parse_settings(margins, "--margin")
+def load_or_fail(model: str) -> Language:
+    """Load a punctuating pipeline, or fail with a one-line error."""
     try:
-        nlp = load_pipeline(model, threads=None)  # each command sets its --threads
-        if settings:
-            name, pipe = find_punctuator(nlp)
-            check_settings(pipe.label_set, settings.get("thresholds"), settings.get("margins"), ("--threshold", "--margin"))
-            for key, value in settings.items():
-                setattr(pipe, key, value)
+        return load_pipeline(model, threads=None)  # each command sets its --threads
     except (PipelineError, ValueError) as e:
         fail(str(e))
-    return nlp
+
+
+def decision_settings(nlp: Language, keep_existing: Optional[bool] = None, thresholds: Optional[List[str]] = None,
+                      margins: Optional[List[str]] = None, add_marks: Optional[bool] = None) -> DecisionSettings:
+    """The pipeline's decision settings with those given on the command line."""
+    try:
+        pipe = find_punctuator(nlp)[1]
+        settings = pipe.settings.replace(
+            keep_existing=keep_existing,
+            add_marks=add_marks,
+            thresholds=parse_settings(thresholds, "--threshold") if thresholds else None,
+            margins=parse_settings(margins, "--margin") if margins else None,
+        )
+        settings.check(pipe.label_set, ("--threshold", "--margin"))
+    except (PipelineError, ValueError) as e:
+        fail(str(e))
+    return settings
 
 
 def apply_transformer_settings(nlp: Language, window: int, stride: int, cpu_precision: str) -> None:

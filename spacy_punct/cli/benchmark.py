@@ -14,7 +14,7 @@ from ._util import (
     THREADS_HELP,
     app,
     fail,
-    load_with_settings,
+    load_or_fail,
     prepare_output,
     set_threads_or_fail,
 )
@@ -44,7 +44,7 @@ def benchmark(
         fail("a pipeline is named twice: name each once.")
     prepare_output(output, data)
     set_threads_or_fail(threads)
-    pipelines = {model: load_with_settings(model) for model in models}
+    pipelines = {model: load_or_fail(model) for model in models}
     if cpu_precision:
         try:
             for nlp in pipelines.values():

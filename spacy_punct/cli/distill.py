@@ -9,7 +9,7 @@ from tqdm import tqdm
 
 from ..threads import DEFAULT_THREADS
 from ..word_records import read_docbins
-from ._util import THREADS_HELP, app, apply_transformer_settings, fail, load_with_settings, prepare_output, set_threads_or_fail
+from ._util import THREADS_HELP, app, apply_transformer_settings, fail, load_or_fail, prepare_output, set_threads_or_fail
 
 
 @app.command(short_help="Write a teacher pipeline's class probabilities on training docs.")
@@ -32,7 +32,7 @@ def distill(
 
     prepare_output(output, input)
     set_threads_or_fail(threads)
-    teachers = [load_with_settings(name) for name in [teacher, *ensemble]]
+    teachers = [load_or_fail(name) for name in [teacher, *ensemble]]
     for nlp in teachers:
         apply_transformer_settings(nlp, window, stride, "")
     bar = tqdm(unit=" docs", file=sys.stderr, disable=not sys.stderr.isatty())

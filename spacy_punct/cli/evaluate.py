@@ -15,7 +15,7 @@ from ._util import (
     app,
     apply_transformer_settings,
     fail,
-    load_with_settings,
+    load_or_fail,
     set_threads_or_fail,
 )
 
@@ -48,7 +48,7 @@ def evaluate(
     """Score a pipeline on test sets: per-class P/R/F1, micro and macro F1,
     slot error rate, confusion matrix, sentence boundaries and speed."""
     set_threads_or_fail(threads)
-    nlp = load_with_settings(model)
+    nlp = load_or_fail(model)
     apply_transformer_settings(nlp, window, stride, cpu_precision)
     test_sets = sorted(data.glob("*.spacy")) if data.is_dir() else [data]
     if not test_sets:

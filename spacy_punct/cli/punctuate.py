@@ -22,8 +22,9 @@ from ._util import (
     app,
     apply_transformer_settings,
     check_input,
+    decision_settings,
     fail,
-    load_with_settings,
+    load_or_fail,
     open_input,
     prepare_output,
     set_threads_or_fail,
@@ -90,11 +91,11 @@ def punctuate(
     if engine not in ("local", "ray"):
         fail(f"unknown --engine {engine!r}; choose local or ray.")
     if engine == "ray":
-        settings = {"--keep-existing/--replace-existing": keep_existing is not None,
+        options = {"--keep-existing/--replace-existing": keep_existing is not None,
                     "--add-marks/--case-only": add_marks is not None, "--threshold": bool(threshold),
                     "--margin": bool(margin), "--window": bool(window), "--stride": bool(stride),
                     "--cpu-precision": bool(cpu_precision)}
-        given = [option for option, is_set in settings.items() if is_set]
+        given = [option for option, is_set in options.items() if is_set]
         if encoding is not None:
             fail("--engine ray reads JSONL (UTF-8) or Parquet records: --encoding would be ignored.")
         if given:
@@ -104,7 +105,8 @@ def punctuate(
         return
     prepare_output(output, input)
     set_threads_or_fail(threads)
-    nlp = load_with_settings(model, keep_existing, threshold, margin, add_marks)
+    nlp = load_or_fail(model)
+    settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks)
     apply_transformer_settings(nlp, window, stride, cpu_precision)
     try:
         reader = open_input(input, encoding, keep_line_ends=format == "text")
@@ -116,13 +118,15 @@ def punctuate(
         items = _items(nlp, reader, whole, input_format == "jsonl")
         target.write(writer.header())
         if writer.whole_documents:  # a long text's pieces are joined into one document
+            done = punctuate_docs(nlp, items, batch_size=batch_size, settings=settings)
             results = ((doc, writer.document(doc, record, number=number))
-                       for number, (doc, record) in enumerate(punctuate_docs(nlp, items, batch_size=batch_size), 1))
+                       for number, (doc, record) in enumerate(done, start=1))
         else:
             # a long text is written piece by piece, as its pieces are done, its
             # lines ended as in the input (CRLF stays CRLF)
+            parts = punctuate_parts(nlp, items, batch_size=batch_size, settings=settings)
             results = ((doc, textio.restore_line_ends(writer.document(doc, record, last=last), reader.line_ends))
-                       for doc, record, _, last in punctuate_parts(nlp, items, batch_size=batch_size))
+                       for doc, record, _, last in parts)
         for doc, text in results:
             target.write(text)
             target.flush()

@@ -5,7 +5,7 @@ from typing import List
 import typer
 
 from ..pipelines import PipelineError, load_pipeline
-from ._util import app, fail, load_with_settings
+from ._util import app, fail, load_or_fail
 
 
 @app.command(short_help="Save an int8 copy of a transformer pipeline.")
@@ -28,7 +28,7 @@ def quantize(
 
     if output.exists():
         fail(f"{output} exists: choose a new folder (nothing was written).")
-    nlp = load_with_settings(model)
+    nlp = load_or_fail(model)
     try:
         if weights_storage != "float32":
             nlp = load_pipeline(model, config=storage_overrides(nlp, weights_storage), threads=None)

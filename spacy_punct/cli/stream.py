@@ -14,8 +14,9 @@ from ._util import (
     THREADS_HELP,
     app,
     check_input,
+    decision_settings,
     fail,
-    load_with_settings,
+    load_or_fail,
     open_input,
     set_threads_or_fail,
 )
@@ -54,10 +55,11 @@ def stream(
     except ValueError as e:
         fail(str(e))
     set_threads_or_fail(threads)
-    nlp = load_with_settings(model, keep_existing, threshold, margin, add_marks)
+    nlp = load_or_fail(model)
+    settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks)
     try:
         policy = EntropyLookahead(entropy, lookahead, min_lookahead) if entropy is not None else FixedLookahead(lookahead)
-        streamer = Streamer(nlp, policy, left_context=left_context)
+        streamer = Streamer(nlp, policy, left_context=left_context, settings=settings)
     except ValueError as e:
         fail(str(e))
     try:

@@ -6,7 +6,7 @@ import typer
 from ..pipelines import find_punctuator, load_pipeline
 from ..threads import DEFAULT_THREADS
 from ..training.corpus import PunctCorpus
-from ._util import THREADS_HELP, app, fail, load_with_settings, set_threads_or_fail
+from ._util import THREADS_HELP, app, fail, load_or_fail, set_threads_or_fail
 
 
 @app.command(short_help="Tune decision thresholds and margins on dev data.")
@@ -29,7 +29,7 @@ def tune(
         fail(f"the output {output} is a file; give a folder.")
     output.parent.mkdir(parents=True, exist_ok=True)
     set_threads_or_fail(threads)
-    nlp = load_with_settings(model)
+    nlp = load_or_fail(model)
     name, pipe = find_punctuator(nlp)
     try:
         examples = list(PunctCorpus(dev, max_length=max_length)(nlp))

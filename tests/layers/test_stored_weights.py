@@ -102,7 +102,7 @@ def test_the_bundle_script_makes_a_compact_int8_pipeline_that_punctuates(trained
     nlp = load_pipeline(out)
     assert nlp.pipe_names[0] == "int8_quantizer"
     assert nlp.config["components"]["transformer"]["model"]["weights_storage"] == "int8"
-    assert nlp.get_pipe("punctuator").close_last_sentence
+    assert nlp.get_pipe("punctuator").settings.close_last_sentence
     (doc,) = punctuate(nlp, [BARE[0]])
     assert doc.text[-1] in ".?!" and doc.text.lower().replace(",", "").replace("?", "").replace(".", "") == BARE[0]
 
