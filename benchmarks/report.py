@@ -1,24 +1,20 @@
-"""Write benchmarks/RESULTS.md and its plots from what the project's benchmark
-workflow measured: metrics/<run>/*.json (spacy-punct evaluate),
-training/<run>/training.json and log.jsonl (spacy-punct train),
-metrics/<run>/windows.json (benchmarks/windows.py) and
-metrics/<run>/streaming.json (benchmarks/streaming.py).
+"""Write benchmarks/RESULTS.md from the measurements kept in the repository,
+never typed: benchmarks/metrics/<run>/*.json (`spacy-punct evaluate`, and the
+benchmark scripts' outputs: windows.json, streaming.json, speed.json, ...; a
+run's training.json from `spacy-punct train`) and benchmarks/speed-*.json
+(`spacy-punct benchmark`, pipelines side by side). Every section comes from
+the files that are there now; plots need matplotlib (the benchmark extra).
 
-RESULTS.md is made of sections between `<!-- section: NAME -->` lines; a
-section whose measurements are not there is kept as it was, so that a part of
-the benchmark can be run again alone.
-
-Usage: python benchmarks/report.py [--metrics metrics] [--training training] [--output benchmarks]
+    python benchmarks/report.py            # write RESULTS.md and its plots
+    python benchmarks/report.py --check    # fail if RESULTS.md is not what the files give
 """
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 RUNS = {
     "en": "English, CPU recipe (configs/en_cpu.cfg)",
@@ -30,6 +26,8 @@ RUNS = {
     "en-edge": "English, CPU recipe trained for the stream edge (30-word chunks, 0-4 words of right context)",
     "en-cased": "English, CPU recipe with the truecaser (configs/en_cpu.cfg)",
     "hu-cased": "Hungarian, CPU recipe with the truecaser (configs/hu_cpu.cfg)",
+    "en_punct_trf": "The bundled default English pipeline, `en_punct_trf` (int8, windows every 32 words)",
+    "en_punct_sm": "The bundled fast English pipeline, `en_punct_sm`",
 }
 
 # micro F1 targets of the CPU recipes (issue: accuracy on real data)
@@ -39,7 +37,17 @@ TARGETS = {("en", "test2011"): 66.0, ("bn", "test_news"): 80.0, ("hu", "dev"): 6
 # the runs of the main section: the recipes on every corpus (the others get sections of their own)
 MAIN_RUNS = ("en", "bn", "hu", "en-tiny-trf")
 # metrics/<run>/*.json files that are not `spacy-punct evaluate` scores
-NOT_SCORES = ("windows", "streaming", "stream_memory", "speed", "scaling", "frozen_layers", "train_step")
+NOT_SCORES = ("windows", "streaming", "stream_memory", "speed", "scaling", "frozen_layers", "train_step", "training")
+
+
+def pyplot():
+    """matplotlib's pyplot, drawing to files."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
 
 
 def load(path: Path) -> Any:
@@ -87,13 +95,13 @@ def case_rows(scores: Dict[str, Any]) -> List[str]:
                        f"the others (names, acronyms) {100 * scores['case_inner_f']:.1f}."]
 
 
-def summary_table(metrics: Path, training: Path, runs: Sequence[str]) -> List[str]:
+def summary_table(metrics: Path, runs: Sequence[str]) -> List[str]:
     rows = [
         "| run | test set | micro F1 | target | macro F1 | training minutes | words/s |",
         "|---|---|---:|---:|---:|---:|---:|",
     ]
     for run in runs:
-        summary = training / run / "training.json"
+        summary = metrics / run / "training.json"
         minutes = f"{load(summary)['minutes']:.1f}" if summary.exists() else ""
         for path in sorted((metrics / run).glob("*.json")) if (metrics / run).is_dir() else []:
             if path.stem in NOT_SCORES:
@@ -109,9 +117,9 @@ def summary_table(metrics: Path, training: Path, runs: Sequence[str]) -> List[st
     return rows + [""]
 
 
-def run_section(run: str, metrics: Path, training: Path) -> List[str]:
+def run_section(run: str, metrics: Path) -> List[str]:
     lines = [f"## {RUNS.get(run, run)}", ""]
-    summary = training / run / "training.json"
+    summary = metrics / run / "training.json"
     if summary.exists():
         info = load(summary)
         ended = "the time limit" if info["ended_by"] == "time limit reached" else f"the {info['ended_by']}"
@@ -123,27 +131,8 @@ def run_section(run: str, metrics: Path, training: Path) -> List[str]:
     return lines
 
 
-def plot_training(training: Path, output: Path) -> bool:
-    logs = {run: training / run / "log.jsonl" for run in RUNS if (training / run / "log.jsonl").exists()}
-    if not logs:
-        return False
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for run, path in logs.items():
-        entries = [json.loads(line) for line in path.read_text(encoding="utf8").splitlines() if line.strip()]
-        # spaCy's logger writes scores in percent
-        ax.plot([e["step"] for e in entries], [e["scores"]["punct_f"] for e in entries], label=run)
-    ax.set_xlabel("training step")
-    ax.set_ylabel("held-out micro F1")
-    ax.set_title("Held-out micro F1 during training")
-    ax.grid(alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(output / "dev_f1.png", dpi=120)
-    plt.close(fig)
-    return True
-
-
 def plot_confusion(scores: Dict[str, Any], output: Path, title: str) -> None:
+    plt = pyplot()
     confusion = scores["punct_confusion"]
     labels = list(confusion)
     matrix = [[confusion[gold][guess] for guess in labels] for gold in labels]
@@ -163,7 +152,7 @@ def plot_confusion(scores: Dict[str, Any], output: Path, title: str) -> None:
     plt.close(fig)
 
 
-def windows_section(windows: Dict[str, Any], output: Path, name: str = "predictions_per_token",
+def windows_section(windows: Dict[str, Any], output: Optional[Path], name: str = "predictions_per_token",
                     title: str = "Predictions per token (transformer path)") -> List[str]:
     rows = windows["rows"]
     lines = [
@@ -182,6 +171,9 @@ def windows_section(windows: Dict[str, Any], output: Path, name: str = "predicti
             f"| {row['predictions_per_token']} | {row['method']} | {100 * row['punct_f']:.1f} "
             f"| {100 * row['punct_macro_f']:.1f} | {row['words_per_second']:,.0f} |"
         )
+    if output is None:
+        return lines + ["", f"![F1 against predictions per token]({name}.png)", ""]
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     for method in ("pooled", "averaged"):
         points = [r for r in rows if r["method"] == method]
@@ -198,7 +190,27 @@ def windows_section(windows: Dict[str, Any], output: Path, name: str = "predicti
     return lines + ["", f"![F1 against predictions per token]({name}.png)", ""]
 
 
-def streaming_section(runs: Dict[str, Dict[str, Any]], output: Path) -> List[str]:
+def plot_streaming(runs: Dict[str, Dict[str, Any]], output: Path) -> None:
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for run, data in runs.items():
+        line = ax.plot([r["lookahead"] for r in data["fixed"]], [100 * r["punct_f"] for r in data["fixed"]],
+                       marker="o", label=f"{run}: fixed lookahead")[0]
+        entropy = [r for r in data["streamed"] if r["policy"] == "entropy"]
+        ax.plot([r["mean_lookahead"] for r in entropy], [100 * r["punct_f"] for r in entropy], marker="x",
+                linestyle="--", color=line.get_color(), label=f"{run}: entropy decoding")
+        ax.axhline(100 * data["offline"]["punct_f"], color=line.get_color(), linestyle=":", linewidth=1)
+    ax.set_xlabel("lookahead (words; mean for entropy decoding)")
+    ax.set_ylabel("micro F1 (test2011)")
+    ax.set_title("Streaming: F1 against lookahead (dotted: offline)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(output / "streaming.png", dpi=120)
+    plt.close(fig)
+
+
+def streaming_section(runs: Dict[str, Dict[str, Any]], output: Optional[Path]) -> List[str]:
     lines = [
         "## Streaming: F1 against lookahead, latency per word",
         "",
@@ -210,7 +222,6 @@ def streaming_section(runs: Dict[str, Dict[str, Any]], output: Path) -> List[str
         "| model | words | decoding | micro F1 | offline F1 | mean lookahead | p50 ms | p95 ms |",
         "|---|---:|---|---:|---:|---:|---:|---:|",
     ]
-    fig, ax = plt.subplots(figsize=(6, 4))
     for run, data in runs.items():
         offline = 100 * data["offline"]["punct_f"]
         for row in data["fixed"]:
@@ -222,20 +233,8 @@ def streaming_section(runs: Dict[str, Dict[str, Any]], output: Path) -> List[str
             lines.append(f"| {run} | {data['stream_words']:,} | {what} (Streamer) | {100 * row['punct_f']:.1f} "
                          f"| {subset_offline:.1f} | {row['mean_lookahead']:.2f} | {row['latency_ms_p50']:.1f} "
                          f"| {row['latency_ms_p95']:.1f} |")
-        line = ax.plot([r["lookahead"] for r in data["fixed"]], [100 * r["punct_f"] for r in data["fixed"]],
-                       marker="o", label=f"{run}: fixed lookahead")[0]
-        entropy = [r for r in data["streamed"] if r["policy"] == "entropy"]
-        ax.plot([r["mean_lookahead"] for r in entropy], [100 * r["punct_f"] for r in entropy], marker="x",
-                linestyle="--", color=line.get_color(), label=f"{run}: entropy decoding")
-        ax.axhline(offline, color=line.get_color(), linestyle=":", linewidth=1)
-    ax.set_xlabel("lookahead (words; mean for entropy decoding)")
-    ax.set_ylabel("micro F1 (test2011)")
-    ax.set_title("Streaming: F1 against lookahead (dotted: offline)")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(output / "streaming.png", dpi=120)
-    plt.close(fig)
+    if output is not None:
+        plot_streaming(runs, output)
     threads = sorted({data["threads"] for data in runs.values()})
     lines += ["", f"Torch threads: {', '.join(map(str, threads))}; left context: "
               + ", ".join(f"{run} {data['left_context']} words" for run, data in runs.items()) + ".", "",
@@ -359,21 +358,27 @@ def scaling_section(scaling: Dict[str, Any]) -> List[str]:
     return lines + [""]
 
 
-def recipes_section(summary: Dict[str, Any], output: Path) -> List[str]:
-    """Every recipe's test2011 F1 against its words/s, measured side by side."""
-    recipes = summary["recipes"]
+def plot_recipes(recipes: Dict[str, Any], threads: int, output: Path) -> None:
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for name, run in recipes.items():
         ax.scatter(run["words_per_second"], 100 * run["punct_f"])
         ax.annotate(name, (run["words_per_second"], 100 * run["punct_f"]), textcoords="offset points", xytext=(5, 4))
     ax.set_xscale("log")
-    ax.set_xlabel(f"words/s (nlp.pipe, {summary['threads']} threads, log scale)")
+    ax.set_xlabel(f"words/s (nlp.pipe, {threads} threads, log scale)")
     ax.set_ylabel("test2011 micro F1")
     ax.set_title("Accuracy against speed, every recipe")
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(output / "f1_vs_speed.png", dpi=120)
     plt.close(fig)
+
+
+def recipes_section(summary: Dict[str, Any], output: Optional[Path]) -> List[str]:
+    """Every recipe's test2011 F1 against its words/s, measured side by side."""
+    recipes = summary["recipes"]
+    if output is not None:
+        plot_recipes(recipes, summary["threads"], output)
     lines = [
         "## Every recipe: accuracy against speed",
         "",
@@ -391,101 +396,87 @@ def recipes_section(summary: Dict[str, Any], output: Path) -> List[str]:
     return lines + ["", "![F1 against words/s](f1_vs_speed.png)", ""]
 
 
-def read_sections(path: Path) -> Dict[str, List[str]]:
-    """The sections of an existing RESULTS.md (a file without markers is one
-    section, "main")."""
-    if not path.exists():
-        return {}
-    sections: Dict[str, List[str]] = {}
-    name = "main"
-    for line in path.read_text(encoding="utf8").split("\n"):
-        if line.startswith("<!-- section: "):
-            name = line[len("<!-- section: ") : -len(" -->")]
-            sections[name] = []
-        else:
-            sections.setdefault(name, []).append(line)
-    return sections
+def side_by_side_section(speed_files: Sequence[Path]) -> List[str]:
+    """Pipelines' words/s measured side by side by `spacy-punct benchmark -o`."""
+    lines = ["## Speed, side by side (`spacy-punct benchmark`)", ""]
+    for path in speed_files:
+        run = load(path)
+        names = list(run["words_per_second"])
+        lines += [f"`{path.name}`: {run['threads']} thread{'s' if run['threads'] > 1 else ''}.", "",
+                  "| pipeline | words/s |", "|---|---:|"]
+        lines += [f"| {name} | {run['words_per_second'][name]:,.0f} |" for name in names] + [""]
+    return lines
 
 
-def write_sections(path: Path, sections: Dict[str, List[str]]) -> None:
-    text = "\n".join(f"<!-- section: {name} -->\n" + "\n".join(lines) for name, lines in sections.items())
-    path.write_text(text.rstrip("\n") + "\n", encoding="utf8")
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--metrics", type=Path, default=Path("metrics"))
-    parser.add_argument("--training", type=Path, default=Path("training"))
-    parser.add_argument("--output", type=Path, default=Path("benchmarks"))
-    args = parser.parse_args()
-    args.output.mkdir(parents=True, exist_ok=True)
-    results = args.output / "RESULTS.md"
-    sections = read_sections(results)
-    if all(_has_scores(args.metrics / run) for run in MAIN_RUNS):
-        sections["main"] = main_section(args)
-    for run in RUNS:
-        if run not in MAIN_RUNS and _has_scores(args.metrics / run):
-            sections[f"run-{run}"] = summary_table(args.metrics, args.training, [run]) + run_section(
-                run, args.metrics, args.training
-            )
-    streams = {run: load(args.metrics / run / "streaming.json") for run in RUNS
-               if (args.metrics / run / "streaming.json").exists()}
+def report(metrics: Path, speeds: Sequence[Path], plots: Optional[Path]) -> str:
+    """RESULTS.md from the measurement files; plots are written to `plots`
+    (None: not drawn)."""
+    runs = [run for run in RUNS if _has_scores(metrics / run)]
+    lines = [
+        "# Benchmark results",
+        "",
+        "Written by `python benchmarks/report.py` from the measurement files in `benchmarks/metrics/` and "
+        "`benchmarks/speed-*.json` (`spacy project run report`; `--check` in the tests keeps it in step with them).",
+        "Test sets are read as whole documents, lower-cased, without punctuation; `asr-noise-0.1` is test2011",
+        "with 10% of the words altered by `spacy_punct.asr_noise.v1` (substituted by, or preceded by, an unknown",
+        "word, or deleted; seed 0). Earlier runs of the benchmark workflow, whose measurement files were not kept,",
+        "are in [docs/experiments/benchmark-runs.md](../docs/experiments/benchmark-runs.md).",
+        "",
+    ]
+    if runs:
+        lines += summary_table(metrics, runs)
+    for run in runs:
+        lines += run_section(run, metrics)
+    english = metrics / "en" / "test2011.json"
+    if english.exists():
+        if plots is not None:
+            plot_confusion(load(english), plots, "English test2011, CPU recipe")
+        lines += ["## English confusion matrix (test2011, CPU recipe)", "", "![confusion matrix](confusion_en.png)", ""]
+    if (metrics / "en-tiny-trf" / "windows.json").exists():
+        lines += windows_section(load(metrics / "en-tiny-trf" / "windows.json"), plots)
+    streams = {run: load(metrics / run / "streaming.json") for run in RUNS if (metrics / run / "streaming.json").exists()}
     if streams:
-        sections["streaming"] = streaming_section(streams, args.output)
-        memory = args.metrics / "en" / "stream_memory.json"
-        if memory.exists():
-            sections["streaming"] += memory_lines(load(memory))
-    small_windows = args.metrics / "en-small-trf" / "windows.json"
-    if small_windows.exists():
-        sections["windows-small-trf"] = windows_section(
-            load(small_windows), args.output, "predictions_per_token_small_trf",
-            "Predictions per token, small pretrained transformer (en_small_trf)")
-    speed = args.metrics / "en-small-trf" / "speed.json"
-    if speed.exists():
-        sections["trf-speed"] = speed_section(load(speed))
-    train_step = args.metrics / "en-small-trf" / "train_step.json"
-    if train_step.exists():
-        frozen = args.metrics / "en-small-trf" / "frozen_layers.json"
-        sections["train-step-small-trf"] = train_step_section(
-            load(train_step), load(frozen) if frozen.exists() else None)
-    recipes = args.metrics / "recipes.json"
-    if recipes.exists():
-        sections["recipes"] = recipes_section(load(recipes), args.output)
-    scaling = args.metrics / "ray" / "scaling.json"
-    if scaling.exists():
-        sections["ray-scaling"] = scaling_section(load(scaling))
-    write_sections(results, sections)
-    print(f"Wrote {results}")
+        lines += streaming_section(streams, plots)
+        if (metrics / "en" / "stream_memory.json").exists():
+            lines += memory_lines(load(metrics / "en" / "stream_memory.json"))
+    small = metrics / "en-small-trf"
+    if (small / "windows.json").exists():
+        lines += windows_section(load(small / "windows.json"), plots, "predictions_per_token_small_trf",
+                                 "Predictions per token, small pretrained transformer (en_small_trf)")
+    if (small / "speed.json").exists():
+        lines += speed_section(load(small / "speed.json"))
+    if (small / "train_step.json").exists():
+        frozen = small / "frozen_layers.json"
+        lines += train_step_section(load(small / "train_step.json"), load(frozen) if frozen.exists() else None)
+    if (metrics / "recipes.json").exists():
+        lines += recipes_section(load(metrics / "recipes.json"), plots)
+    if (metrics / "ray" / "scaling.json").exists():
+        lines += scaling_section(load(metrics / "ray" / "scaling.json"))
+    if speeds:
+        lines += side_by_side_section(speeds)
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def _has_scores(folder: Path) -> bool:
     return folder.is_dir() and any(p.stem not in NOT_SCORES for p in folder.glob("*.json"))
 
 
-def main_section(args) -> List[str]:
-    lines = [
-        "# Benchmark results",
-        "",
-        "Written by `spacy project run benchmark` (`benchmarks/report.py`); every figure below was measured "
-        "by that workflow on a 2-core CPU, models trained on the training portions only.",
-        "Test sets are read as whole documents, lower-cased, without punctuation; `asr-noise-0.1` is test2011",
-        "with 10% of the words altered by `spacy_punct.asr_noise.v1` (substituted by, or preceded by, an unknown",
-        "word, or deleted; seed 0).",
-        "",
-    ] + summary_table(args.metrics, args.training, MAIN_RUNS)
-    for run in MAIN_RUNS:
-        if _has_scores(args.metrics / run):
-            lines += run_section(run, args.metrics, args.training)
-    english = args.metrics / "en" / "test2011.json"
-    if english.exists():
-        plot_confusion(load(english), args.output, "English test2011, CPU recipe")
-        lines += ["## English confusion matrix (test2011, CPU recipe)", "", "![confusion matrix](confusion_en.png)", ""]
-    windows = args.metrics / "en-tiny-trf" / "windows.json"
-    if windows.exists():
-        lines += windows_section(load(windows), args.output)
-    if plot_training(args.training, args.output):
-        lines += ["## Held-out F1 during training", "", "![held-out F1 during training](dev_f1.png)", ""]
-    return lines
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--metrics", type=Path, default=ROOT / "benchmarks" / "metrics")
+    parser.add_argument("--output", type=Path, default=ROOT / "benchmarks")
+    parser.add_argument("--check", action="store_true", help="fail if RESULTS.md is stale; write nothing")
+    args = parser.parse_args()
+    results = args.output / "RESULTS.md"
+    speeds = sorted(args.output.glob("speed-*.json"))
+    text = report(args.metrics, speeds, None if args.check else args.output)
+    if args.check:
+        if not results.exists() or results.read_text(encoding="utf8") != text:
+            sys.exit(f"{results} is stale: run python benchmarks/report.py")
+        print(f"{results} is up to date.")
+        return
+    results.write_text(text, encoding="utf8")
+    print(f"Wrote {results}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,12 @@ def test_the_readmes_pipelines_table_is_up_to_date():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_the_benchmark_results_are_written_from_the_measurement_files():
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "report.py"), "--check"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr + result.stdout
+
+
 def test_the_readme_is_a_guide_not_a_notebook():
     assert len((ROOT / "README.md").read_bytes()) <= 25_000
     for link in ("docs/training.md", "docs/architecture.md", "docs/components.md", "docs/experiments/README.md"):
