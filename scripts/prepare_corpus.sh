@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Convert one language's corpus to corpus/LANG/train.spacy (a folder for en),
-# corpus/LANG/dev.spacy and corpus/LANG/eval/*.spacy.
+# Convert one language's corpus to corpus/LANG/train/*.spacy (the training
+# files), corpus/LANG/dev.spacy (held out) and corpus/LANG/eval/*.spacy.
 # Usage: scripts/prepare_corpus.sh LANG ASSETS_DIR
 set -euo pipefail
 lang=$1
 assets=$2
 out=corpus/$lang
-mkdir -p "$out/eval"
+mkdir -p "$out/eval" "$out/train"
 convert() { spacy-punct convert "$@"; echo; }
 
 # train_and_dev LANG TRAIN_FILE DEV_FILE TRAIN_OUT: the training file when it
@@ -29,7 +29,6 @@ case $lang in
     # was fetched: its train part is extra training data, its dev part a test set
     src=$assets/iwslt2011
     gum=$assets/english_gum
-    mkdir -p "$out/train"
     train_and_dev en "$src/train2012" "$src/dev2012" "$out/train/iwslt.spacy"
     convert tokens "$src/test2011" "$out/eval/test2011.spacy" --lang en
     if [ -f "$src/test2011asr" ]; then
@@ -43,7 +42,7 @@ case $lang in
   bn)
     # Bangla news
     src=$assets/bangla
-    train_and_dev bn "$src/train" "$src/dev" "$out/train.spacy"
+    train_and_dev bn "$src/train" "$src/dev" "$out/train/news.spacy"
     convert tokens "$src/test_news" "$out/eval/test_news.spacy" --lang bn
     ;;
   hu)
@@ -51,7 +50,7 @@ case $lang in
     # the official dev and test sets are both kept for evaluation
     src=$assets/hungarian_szeged_ud
     convert conllu "$src/hu_szeged-ud-train.conllu" "$out/all.spacy" --lang hu --doc-length 500
-    spacy-punct split "$out/all.spacy" "$out/train.spacy" "$out/dev.spacy" --dev-fraction 0.1 --lang hu
+    spacy-punct split "$out/all.spacy" "$out/train/szeged.spacy" "$out/dev.spacy" --dev-fraction 0.1 --lang hu
     rm "$out/all.spacy"
     convert conllu "$src/hu_szeged-ud-dev.conllu" "$out/eval/dev.spacy" --lang hu
     if [ -f "$src/hu_szeged-ud-test.conllu" ]; then
@@ -60,7 +59,7 @@ case $lang in
     ;;
   demo)
     # the small corpus that ships with the project
-    convert text demo/train.txt "$out/train.spacy" --lang en --blocks
+    convert text demo/train.txt "$out/train/demo.spacy" --lang en --blocks
     convert text demo/dev.txt "$out/dev.spacy" --lang en --blocks
     convert text demo/test.txt "$out/eval/test.spacy" --lang en --blocks
     ;;
