@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
+from spacy_punct.evaluation import score_table
+
 ROOT = Path(__file__).resolve().parent.parent
 
 RUNS = {
@@ -54,47 +56,6 @@ def load(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf8"))
 
 
-def scores_table(scores: Dict[str, Any]) -> List[str]:
-    if scores.get("gold_marks"):
-        return [
-            "The test set's marks where the punctuator's decisions go (`spacy-punct evaluate --gold-marks`): "
-            "the components before it, scored as with a perfect punctuator."
-        ] + case_rows(scores)
-    if scores.get("input_marks"):
-        return [
-            "The test set read with its own punctuation, lower-cased, and no mark added "
-            "(`spacy-punct evaluate --input-marks`): the truecaser on punctuated text."
-        ] + case_rows(scores)
-    rows = ["| class | P | R | F1 | support |", "|---|---:|---:|---:|---:|"]
-    for label, s in scores["punct_per_type"].items():
-        rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} | {s['support']} |")
-    support = sum(s["support"] for s in scores["punct_per_type"].values())
-    rows.append(
-        f"| **micro** | **{100 * scores['punct_p']:.1f}** | **{100 * scores['punct_r']:.1f}** "
-        f"| **{100 * scores['punct_f']:.1f}** | {support} |"
-    )
-    rows.append(f"| macro | | | {100 * scores['punct_macro_f']:.1f} | |")
-    rows.append("")
-    rows.append(
-        f"Slot error rate {100 * scores['punct_ser']:.1f} · sentence boundaries F1 "
-        f"{100 * scores['sents_f']:.1f} · {scores['words']:,} words at {scores['words_per_second']:,.0f} words/s "
-        "(one process, whole documents, scoring included)"
-    )
-    return rows + case_rows(scores)
-
-
-def case_rows(scores: Dict[str, Any]) -> List[str]:
-    if scores.get("case_f") is None:
-        return []
-    rows = ["", "| case | P | R | F1 |", "|---|---:|---:|---:|"]
-    for label, s in scores["case_per_type"].items():
-        rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} |")
-    rows.append(f"| **not lower-case** | **{100 * scores['case_p']:.1f}** | **{100 * scores['case_r']:.1f}** "
-                f"| **{100 * scores['case_f']:.1f}** |")
-    return rows + ["", f"Not lower-case words, F1: sentence-initial {100 * scores['case_initial_f']:.1f}, "
-                       f"the others (names, acronyms) {100 * scores['case_inner_f']:.1f}."]
-
-
 def summary_table(metrics: Path, runs: Sequence[str]) -> List[str]:
     rows = [
         "| run | test set | micro F1 | target | macro F1 | training minutes | words/s |",
@@ -127,7 +88,7 @@ def run_section(run: str, metrics: Path) -> List[str]:
     for path in sorted((metrics / run).glob("*.json")):
         if path.stem in NOT_SCORES:
             continue
-        lines += [f"### `{path.stem}`", ""] + scores_table(load(path)) + [""]
+        lines += [f"### `{path.stem}`", "", score_table(load(path)), ""]
     return lines
 
 

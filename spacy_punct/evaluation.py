@@ -148,3 +148,35 @@ def evaluate(
     if input_marks:
         result["input_marks"] = True
     return result
+
+
+def score_table(scores: Dict[str, Any]) -> str:
+    """The scores of `evaluate` as markdown: per class and overall, and the
+    truecaser's where there is one."""
+    rows = ["| label | P | R | F1 | support |", "|---|---:|---:|---:|---:|"]
+    if scores.get("gold_marks"):
+        rows.insert(0, "The test set's marks where the punctuator's decisions go: its punctuation scores are its own.\n")
+    if scores.get("input_marks"):
+        rows.insert(0, "The input has the test set's marks, and the punctuator adds none: its punctuation scores are the input's.\n")
+    for label, s in scores["punct_per_type"].items():
+        rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} | {s['support']} |")
+    support = sum(s["support"] for s in scores["punct_per_type"].values())
+    rows.append(
+        f"| **overall (micro)** | {100 * scores['punct_p']:.1f} | {100 * scores['punct_r']:.1f} "
+        f"| {100 * scores['punct_f']:.1f} | {support} |"
+    )
+    rows.append("")
+    rows.append(
+        f"macro F1 {100 * scores['punct_macro_f']:.1f} · SER {100 * scores['punct_ser']:.1f} · "
+        f"sentence boundaries P/R/F1 {100 * scores['sents_p']:.1f}/{100 * scores['sents_r']:.1f}/"
+        f"{100 * scores['sents_f']:.1f} · {scores['words']} words, {scores['words_per_second']:.0f} words/s"
+    )
+    if scores.get("case_f") is not None:
+        rows += ["", "| case | P | R | F1 |", "|---|---:|---:|---:|"]
+        for label, s in scores["case_per_type"].items():
+            rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} |")
+        rows.append(f"| **not lower-case** | {100 * scores['case_p']:.1f} | {100 * scores['case_r']:.1f} "
+                    f"| {100 * scores['case_f']:.1f} |")
+        rows += ["", f"not lower-case F1: sentence-initial {100 * scores['case_initial_f']:.1f} · "
+                     f"other words (names, acronyms) {100 * scores['case_inner_f']:.1f}"]
+    return "\n".join(rows)

@@ -2,12 +2,12 @@
 import json
 import sys
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Optional
 
 import typer
 from tqdm import tqdm
 
-from ..evaluation import evaluate as evaluate_pipeline
+from ..evaluation import evaluate as evaluate_pipeline, score_table
 from ..threads import DEFAULT_THREADS
 from ._util import (
     CPU_PRECISION_HELP,
@@ -70,40 +70,9 @@ def evaluate(
             fail(str(e))
         finally:
             bar.close()
-        table = format_scores(result)
+        table = score_table(result)
         typer.echo(f"{test_set}{' with ' + suffix[1:] if suffix else ''}\n{table}\n")
         if output_dir:
             name = test_set.stem + suffix
             (output_dir / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
             (output_dir / f"{name}.md").write_text(table + "\n", encoding="utf8")
-
-
-def format_scores(scores: Dict[str, Any]) -> str:
-    """A markdown table of the per-class and overall scores."""
-    rows = ["| label | P | R | F1 | support |", "|---|---:|---:|---:|---:|"]
-    if scores.get("gold_marks"):
-        rows.insert(0, "The test set's marks where the punctuator's decisions go: its punctuation scores are its own.\n")
-    if scores.get("input_marks"):
-        rows.insert(0, "The input has the test set's marks, and the punctuator adds none: its punctuation scores are the input's.\n")
-    for label, s in scores["punct_per_type"].items():
-        rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} | {s['support']} |")
-    support = sum(s["support"] for s in scores["punct_per_type"].values())
-    rows.append(
-        f"| **overall (micro)** | {100 * scores['punct_p']:.1f} | {100 * scores['punct_r']:.1f} "
-        f"| {100 * scores['punct_f']:.1f} | {support} |"
-    )
-    rows.append("")
-    rows.append(
-        f"macro F1 {100 * scores['punct_macro_f']:.1f} · SER {100 * scores['punct_ser']:.1f} · "
-        f"sentence boundaries P/R/F1 {100 * scores['sents_p']:.1f}/{100 * scores['sents_r']:.1f}/"
-        f"{100 * scores['sents_f']:.1f} · {scores['words']} words, {scores['words_per_second']:.0f} words/s"
-    )
-    if scores.get("case_f") is not None:
-        rows += ["", "| case | P | R | F1 |", "|---|---:|---:|---:|"]
-        for label, s in scores["case_per_type"].items():
-            rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} |")
-        rows.append(f"| **not lower-case** | {100 * scores['case_p']:.1f} | {100 * scores['case_r']:.1f} "
-                    f"| {100 * scores['case_f']:.1f} |")
-        rows += ["", f"not lower-case F1: sentence-initial {100 * scores['case_initial_f']:.1f} · "
-                     f"other words (names, acronyms) {100 * scores['case_inner_f']:.1f}"]
-    return "\n".join(rows)

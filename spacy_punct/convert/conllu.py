@@ -7,14 +7,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from .common import (
-    ConversionError,
-    ConversionStats,
-    ConvertOptions,
-    input_files,
-    read_text,
-    token_doc,
-)
+from .common import ConversionError, ConversionStats, ConvertOptions, input_files, read_text, token_doc
 
 Token = Tuple[str, bool, bool]  # text, space after, is punctuation
 
