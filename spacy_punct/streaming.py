@@ -20,7 +20,7 @@ from .decode import Decisions, DecisionSettings, decode, sentence_starts
 from .pipelines import find_punctuator, predict_probs
 from .labels import ends_sentence
 from .rewrite import plan_rewrite
-from .timed import TimedWord, split_word, timed_word
+from .timed import TimedWord, split_word, timed_word, words_doc
 
 
 class FixedLookahead:
@@ -214,14 +214,7 @@ class Streamer:
 
     def _doc(self, window: Sequence[_Word]) -> Doc:
         # tokenised as offline input is: the tokenizer's exceptions set attributes (NORM "am" for "'m")
-        doc = self.nlp.make_doc(" ".join(item.word.text for item in window))
-        if window and window[0].word.timed:
-            position = 0
-            for item in window:
-                for _ in range(item.n_tokens):
-                    doc[position]._.start_time, doc[position]._.end_time = item.word.start, item.word.end
-                    position += 1
-        return doc
+        return words_doc(self.nlp, [item.word for item in window])
 
 
 def _word_texts(words: List[str], spaces: List[bool], source_map: List[int], first: List[int]) -> List[str]:
