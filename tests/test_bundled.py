@@ -107,3 +107,21 @@ def test_a_transcript_in_lines_read_whole(tmp_path):
     assert whole.stdout.splitlines() != one_line.stdout.splitlines()
     assert whole.stdout.split() == one_line.stdout.split()
     assert [_words(line) for line in whole.stdout.splitlines()] == [line.split() for line in lines]
+
+
+@pytest.mark.parametrize("name", ["en_punct_trf", "en_punct_sm"])
+def test_the_model_cards_give_the_kept_measurements(name):
+    """Each bundled pipeline's meta.json scores and model card are those of
+    its measurement files in benchmarks/metrics/ (bundle_model.py card)."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).parent.parent
+    spec = importlib.util.spec_from_file_location("bundle_model", root / "scripts" / "bundle_model.py")
+    bundle_model = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bundle_model)
+    metrics = root / "benchmarks" / "metrics" / name
+    meta = json.loads((BUNDLED_DIR / name / "meta.json").read_text(encoding="utf8"))
+    assert meta["performance"] == bundle_model.performance(metrics)
+    card = (BUNDLED_DIR / name / "MODEL_CARD.md").read_text(encoding="utf8")
+    assert "\n".join(bundle_model.score_rows(metrics)) in card
