@@ -6,7 +6,7 @@ A writer turns punctuated docs (`punctuate`) or committed words of a stream
 (`stream`) into the text to write, keeping whatever state the format needs
 between them (caption cues numbered across documents, an open line)."""
 import json
-from typing import Any, Iterable, List, Mapping, Optional
+from typing import Any, Iterable, List, Mapping
 
 import catalogue
 from spacy.tokens import Doc
@@ -24,6 +24,10 @@ class OutputWriter:
 
     timed = False  # needs word timings
     whole_documents = True
+
+    def __init__(self, **options: Any) -> None:
+        """`options`: the command's output options (`max_chars`,
+        `max_seconds`), for the formats that use them."""
 
     def header(self) -> str:
         return ""
@@ -48,7 +52,8 @@ class TextWriter(OutputWriter):
 
     whole_documents = False
 
-    def __init__(self, **_: Any) -> None:
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         self.open_line = False
 
     def document(self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True) -> str:
@@ -71,9 +76,6 @@ class TextWriter(OutputWriter):
 class JsonlWriter(OutputWriter):
     """A JSON record per document (`punctuate`), per committed word (`stream`)."""
 
-    def __init__(self, **_: Any) -> None:
-        pass
-
     def document(self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True) -> str:
         return record_line(output_record(doc, record)) + "\n"
 
@@ -88,7 +90,8 @@ class CaptionWriter(OutputWriter):
     timed = True
     kind = ""
 
-    def __init__(self, max_chars: int = 84, max_seconds: float = 7.0, **_: Any) -> None:
+    def __init__(self, max_chars: int = 84, max_seconds: float = 7.0, **options: Any) -> None:
+        super().__init__(**options)
         self.cues = CueBuilder(max_chars, max_seconds)
 
     def document(self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True) -> str:
@@ -138,8 +141,3 @@ def make_writer(name: str, *, max_chars: int = 84, max_seconds: float = 7.0) -> 
     if name not in formats:
         raise ValueError(f"unknown --format {name!r}; choose {', '.join(formats)}.")
     return formats[name](max_chars=max_chars, max_seconds=max_seconds)
-
-
-def writer_needs_timings(name: Optional[str]) -> bool:
-    """Whether the output format `name` needs word timings."""
-    return bool(name) and output_formats.get_all().get(name, OutputWriter).timed

@@ -43,9 +43,6 @@ def test_captions_number_cues_across_calls_and_need_timings():
 
 def test_a_registered_format_is_used_by_punctuate_and_stream(tmp_path, monkeypatch):
     class UpperWriter(OutputWriter):
-        def __init__(self, **_):
-            pass
-
         def document(self, doc, record, *, number=0, last=True):
             return doc.text.upper() + "\n"
 
