@@ -8,7 +8,7 @@ last sentence): a component keeps its configured settings, and a caller passes
 others per call instead of changing the component."""
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 from spacy.tokens import Doc
@@ -59,11 +59,6 @@ class DecisionSettings:
     def check(self, label_set: LabelSet, names: Tuple[str, str] = ("Thresholds", "Margins")) -> None:
         """Raise if a threshold or margin does not fit the label set (see `check_settings`)."""
         check_settings(label_set, self.thresholds, self.margins, names)
-
-    def to_config(self) -> Dict[str, Any]:
-        """The settings as the punctuator's config keys."""
-        return {key: dict(value) if isinstance(value, Mapping) else value
-                for key, value in dataclasses.asdict(self).items()}
 
 
 def threshold_scores(

@@ -156,7 +156,5 @@ def test_settings_replace_only_what_is_given():
     settings = S(thresholds={"COMMA": 0.4}, keep_existing=True)
     assert settings.replace(keep_existing=None, add_marks=False) == S(thresholds={"COMMA": 0.4}, keep_existing=True,
                                                                       add_marks=False)
-    assert settings.to_config() == {"thresholds": {"COMMA": 0.4}, "margins": {}, "keep_existing": True,
-                                    "add_marks": True, "close_last_sentence": False}
     with pytest.raises(ValueError, match="--threshold COMMA=1.5"):
         S(thresholds={"COMMA": 1.5}).check(LABELS, ("--threshold", "--margin"))

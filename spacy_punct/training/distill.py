@@ -33,13 +33,12 @@ def teacher_docs(teacher: Union[Language, Sequence[Language]], docs: Iterable[Do
         if find_punctuator(other)[1].labels != labels:
             raise ValueError(f"the teachers' labels differ: {labels} and {find_punctuator(other)[1].labels}.")
 
-    def bare(nlp: Language, doc: Doc) -> Doc:
-        records = word_records(doc, lowercase)
-        return Doc(nlp.vocab, words=[r.seen for r in records], spaces=[r.space for r in records])
-
     for batch in minibatch(docs, size=batch_size):
-        runs = [[probs for _, probs in predict_probs(nlp, [bare(nlp, doc) for doc in batch], batch_size=batch_size)]
-                for nlp in teachers]
+        words = [[(r.seen, r.space) for r in word_records(doc, lowercase)] for doc in batch]
+        runs = []
+        for nlp in teachers:
+            bare = [Doc(nlp.vocab, words=[w for w, _ in ws], spaces=[s for _, s in ws]) for ws in words]
+            runs.append([probs for _, probs in predict_probs(nlp, bare, batch_size=batch_size)])
         for doc, doc_probs in zip(batch, zip(*runs)):
             probs = sum(doc_probs) / len(doc_probs)
             table = token_table(doc)
