@@ -18,7 +18,8 @@ from .decode import Decisions, DecisionSettings, decode
 from . import threads  # noqa: F401  (forked workers start with one torch thread)
 from .extensions import register_extensions, set_token_values
 from .labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
-from .rewrite import DownstreamCheck, build_rewritten, check_downstream_listeners, plan_rewrite
+from .downstream import DownstreamCheck, check_downstream_listeners
+from .rewrite import build_rewritten, plan_rewrite
 from .training.optimizer import ScaledOptimizer
 from .word_classifier import (
     check_encoder_ran,

@@ -7,12 +7,10 @@ elsewhere the slot's existing marks are removed and the decided one is
 written.
 """
 from dataclasses import dataclass, field
-import weakref
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional
 
 import numpy
 from spacy.attrs import ENT_IOB, LEMMA, MORPH, POS, SENT_START, TAG
-from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from .align import mark_slots, token_table
@@ -202,51 +200,6 @@ def _map_spans(spans, new: Doc, new_index: List[int]) -> List[Span]:
         if kept:
             mapped.append(Span(new, kept[0], kept[-1] + 1, label=span.label, kb_id=span.kb_id))
     return mapped
-
-
-def rewrites_docs(component: object) -> bool:
-    """Whether a pipeline component returns new docs rather than its input."""
-    return bool(getattr(component, "rewrites_docs", False))
-
-
-def check_downstream_listeners(nlp: Language, name: str) -> None:
-    """Raise if a component after `name` listens to one before it while `name`
-    rewrites docs: it would read vectors of the input doc, not of the rewritten one."""
-    if not rewrites_docs(nlp.get_pipe(name)):
-        return
-    names = nlp.pipe_names
-    position = names.index(name)
-    for upstream in names[:position]:
-        listening = getattr(nlp.get_pipe(upstream), "listening_components", None) or []
-        late = [listener for listener in listening if listener in names[position + 1 :]]
-        if late:
-            raise ValueError(
-                f"Component(s) {late} listen to '{upstream}', which runs before "
-                f"'{name}'. '{name}' rewrites each doc, so they would see vectors of "
-                "the unpunctuated input. Give them their own tok2vec, or run the "
-                "punctuator with rewrite = false and add the 'punct_rewriter' "
-                "component at the end of the pipeline."
-            )
-
-
-class DownstreamCheck:
-    """`check_downstream_listeners` for one component, run again only when the
-    pipeline's layout changes. Holds the pipeline weakly and pickles empty."""
-
-    def __init__(self, nlp: Optional[Language], name: str) -> None:
-        self._ref = weakref.ref(nlp) if nlp is not None else None
-        self._name = name
-        self._checked: Optional[Tuple[str, ...]] = None
-
-    def __call__(self, name: Optional[str] = None) -> None:
-        nlp = self._ref() if self._ref is not None else None
-        if nlp is None or tuple(nlp.pipe_names) == self._checked:
-            return
-        check_downstream_listeners(nlp, name or self._name)
-        self._checked = tuple(nlp.pipe_names)
-
-    def __reduce__(self):
-        return (DownstreamCheck, (None, self._name))
 
 
 def _punctuated(doc: Doc) -> Optional[str]:

@@ -9,7 +9,8 @@ from spacy.tokens import Doc
 from spacy.util import minibatch
 
 from .extensions import register_extensions
-from .rewrite import DownstreamCheck, check_downstream_listeners, rewrite_doc
+from .downstream import DownstreamCheck, check_downstream_listeners
+from .rewrite import rewrite_doc
 
 register_extensions()
 

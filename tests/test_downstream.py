@@ -1,6 +1,7 @@
 """spaCy components and matchers beside the punctuator: rulers before it (the
 rewrite carries their entities over), matchers and rulers with token patterns
 after it, on the punctuated doc."""
+import pytest
 import spacy
 from spacy.matcher import Matcher, PhraseMatcher
 
@@ -52,3 +53,24 @@ def test_a_component_with_its_own_encoder_runs_after_the_punctuator_on_the_punct
     trained.add_pipe("record_tokens")
     assert trained(TEXT).text == TEXTS[0]
     assert seen == [[token.text for token in listener_pipeline().make_doc(TEXTS[0])]]
+
+
+@pytest.mark.parametrize("factory", ["entity_ruler", "span_ruler"])
+def test_a_ruler_after_the_punctuator_with_phrase_patterns_fails_at_once(trained, factory):
+    ruler = trained.add_pipe(factory)
+    ruler.add_patterns([{"label": "LOC", "pattern": [{"LOWER": "coast"}]}])
+    assert trained(TEXT).text == TEXTS[0]  # token patterns are fine
+    # the span ruler fails in add_patterns already; the entity ruler adds a
+    # phrase pattern only after running it through the pipeline
+    with pytest.raises(ValueError, match=f"'{factory}' runs after 'punctuator' and has phrase patterns.*before 'punctuator'"):
+        ruler.add_patterns([{"label": "LOC", "pattern": "the coast"}])
+        trained(TEXT)
+
+
+def test_a_pipeline_saved_with_phrase_patterns_after_the_punctuator_fails_with_the_way_out(trained, tmp_path):
+    ruler = trained.add_pipe("span_ruler")
+    with trained.select_pipes(enable=[]):
+        ruler.add_patterns([{"label": "LOC", "pattern": "the coast"}])
+    trained.to_disk(tmp_path / "model")
+    with pytest.raises(ValueError, match="'span_ruler' runs after 'punctuator'"):
+        spacy.load(tmp_path / "model")(TEXT)
