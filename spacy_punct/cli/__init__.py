@@ -14,6 +14,7 @@ from . import (  # noqa: F401  (each module registers its command, in this order
     tune,
     distill,
     strip,
+    install,
 )
 
 __all__ = ["app"]
