@@ -64,6 +64,7 @@ setup(
         "thinc_schedules": [
             "spacy_punct.warmup_linear_within.v1 = spacy_punct.training.schedules:create_warmup_linear_within",
         ],
+        "spacy_tokenizers": ["spacy_punct.Tokenizer.v1 = spacy_punct.tokenizer:create_tokenizer"],
         "spacy_readers": ["spacy_punct.PunctCorpus.v1 = spacy_punct.training.corpus:PunctCorpus"],
         "spacy_scorers": [
             "spacy_punct.punct_scorer.v1 = spacy_punct.scorer:make_punct_scorer",

@@ -14,6 +14,7 @@ from .scorer import make_punct_scorer, score_punctuation
 from .streaming import CommittedWord, EntropyLookahead, FixedLookahead, Streamer, stream_punctuate
 from .texts import punctuate, punctuate_pieces
 from .timed import RecordError, TimedWord
+from .tokenizer import PunctTokenizer
 from .training import PunctCorpus, create_asr_noise_augmenter, create_case_noise_augmenter
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "PipelineError",
     "PunctCorpus",
     "PunctRewriter",
+    "PunctTokenizer",
     "Punctuator",
     "RecordError",
     "Streamer",

@@ -121,6 +121,26 @@ def word_offsets(doc: Doc, table: Optional[TokenTable] = None) -> Tuple[str, Lis
     return "".join(chars), ends
 
 
+def _is_natural(table: TokenTable, marks: List[Optional[str]]) -> bool:
+    return any(table.punct) and all(mark is None for mark in marks)
+
+
+def is_natural_text(doc: Doc) -> bool:
+    """Whether the doc is natural punctuated text (marks written as tokens, no
+    `token._.punct`) rather than the gold form (bare words with `token._.punct`)."""
+    table = token_table(doc)
+    return _is_natural(table, token_values(doc, "punct", table.idx))
+
+
+def input_mark_count(doc: Doc, label_set: LabelSet) -> int:
+    """About how many marks of the label set the doc's input had: on a
+    rewritten doc the words of its input text (`doc._.source_text`) that end
+    in one, on any other doc its marks."""
+    if doc._.source_text is not None:
+        return sum(label_set.class_of(word[-1]) > 0 for word in doc._.source_text.split())
+    return sum(label_set.class_of(text) > 0 for text in token_table(doc).texts)
+
+
 def doc_classes(doc: Doc, label_set: LabelSet) -> Tuple[str, Dict[int, int]]:
     """The doc's joined words and the class index of `token._.punct` after each
     word, keyed by the word's end offset (EMPTY left out; -1 where the mark is
@@ -130,7 +150,7 @@ def doc_classes(doc: Doc, label_set: LabelSet) -> Tuple[str, Dict[int, int]]:
     table = token_table(doc)
     text, ends = word_offsets(doc, table)
     marks = token_values(doc, "punct", table.idx)
-    if any(table.punct) and all(mark is None for mark in marks):
+    if _is_natural(table, marks):
         # natural punctuated text, such as Example(make_doc(bare), make_doc(punctuated)):
         # the marks written in it are the gold
         marks = marks_after(doc, table)

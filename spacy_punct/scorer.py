@@ -14,7 +14,15 @@ from spacy.scorer import PRFScore
 from spacy.training import Example
 from spacy.util import registry
 
-from .align import cased_word_texts, doc_classes, sentence_initial_words, word_offsets, word_texts
+from .align import (
+    cased_word_texts,
+    doc_classes,
+    input_mark_count,
+    is_natural_text,
+    sentence_initial_words,
+    word_offsets,
+    word_texts,
+)
 from .casing import CASE_LABELS, case_label
 from .labels import DEFAULT_LABELS, EMPTY, LabelSet
 
@@ -31,6 +39,8 @@ def score_punctuation(
     confusion = {gold: {guess: 0 for guess in labels} for gold in labels}
     substitutions = deletions = insertions = n_gold = 0
     n_examples = n_words = 0
+    examples = list(examples)
+    _check_bare_input(examples, label_set)
     for example in examples:
         n_examples += 1
         n_words += sum(end is not None for end in word_offsets(example.reference)[1])
@@ -90,6 +100,22 @@ def score_punctuation(
         "sents_r": sents.recall,
         "sents_f": sents.fscore,
     }
+
+
+def _check_bare_input(examples: Sequence[Example], label_set: LabelSet) -> None:
+    """Raise when the input already had most of the natural references' marks:
+    `spacy evaluate` and spaCy's `Corpus` read each doc's own text as the
+    input, which leaves nothing to restore."""
+    natural = [eg for eg in examples if is_natural_text(eg.reference)]
+    n_reference = sum(input_mark_count(eg.reference, label_set) for eg in natural)
+    n_input = sum(input_mark_count(eg.predicted, label_set) for eg in natural)
+    if n_reference and n_input >= n_reference / 2:
+        raise ValueError(
+            f"The input already had {n_input} of the reference's {n_reference} marks (spacy evaluate "
+            "reads each doc's own text as the input): there was nothing to restore. Score bare input: "
+            "spacy-punct evaluate PIPELINE DATA, PunctCorpus as the reader, or spacy evaluate on the "
+            "gold form written by spacy-punct strip DATA GOLD."
+        )
 
 
 def _macro_f(scores: Iterable[PRFScore]) -> float:
