@@ -19,7 +19,6 @@ without spaCy's alignment, decoding and rewrite.
 import argparse
 import json
 import time
-import warnings
 from pathlib import Path
 from contextlib import nullcontext
 from typing import Any, ContextManager, Dict, List, Optional
@@ -31,7 +30,7 @@ from spacy_punct.evaluation import evaluate
 from spacy_punct.pipelines import load_pipeline
 from spacy_punct.layers.autocast import native_bfloat16, set_cpu_precision
 from spacy_punct.hf_models import hf_shims
-from spacy_punct.quantizer import add_quantizer, qconfig_spec
+from spacy_punct.quantizer import add_quantizer, quantized_copy
 from spacy_punct.threads import set_threads
 from spacy_punct.benchmark import benchmark_lines, count_words, words_per_second
 
@@ -177,9 +176,7 @@ def main() -> None:
     tokenizer = shim._hfmodel.tokenizer
     float_model = shim._model
     float_model.eval()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        int8_model = torch.ao.quantization.quantize_dynamic(float_model, qconfig_spec("qint8"), dtype=torch.qint8)
+    int8_model = quantized_copy(float_model, "qint8")
     models = {"float32": float_model, "bfloat16": float_model, "int8": int8_model}
     heads = plain_heads(nlp)
     differences = {}

@@ -1,6 +1,6 @@
 """The `int8_quantizer` pipeline component: the pipeline's transformers run
-with int8 weights in their linear layers (PyTorch dynamic quantization) on the
-CPU, and are saved with their float weights, so that a quantized pipeline is
+with int8 weights in their linear layers on the CPU (each token's input
+quantized on its own, see `layers.int8_linear`), and are saved with their float weights, so that a quantized pipeline is
 saved and loaded as any other.
 
 It sits before the transformers: on the first doc it quantizes a copy of each
@@ -39,23 +39,34 @@ def make_int8_quantizer(nlp: Language, name: str, dtype: str, keep_float: List[s
     return Int8Quantizer(nlp, name, dtype, keep_float)
 
 
-def qconfig_spec(dtype: str, model: Any = None, keep_float: Sequence[str] = ()) -> Dict[Any, Any]:
-    """What to quantize and how: every linear layer (of `model`, but those
-    whose names fully match a pattern of `keep_float`); int8 weights with one
-    scale per output channel, which kept test2011 micro F1 within 0.4 of float
-    with all-MiniLM-L6-v2 where one scale per tensor lost 1.9."""
+def quantized_copy(model: Any, dtype: str = "qint8", keep_float: Sequence[str] = ()) -> Any:
+    """A copy of a torch model for inference with its linear layers in
+    `dtype`, but those whose module names fully match a pattern of
+    `keep_float`. "qint8": int8 weights with one scale per output channel
+    (which kept test2011 micro F1 within 0.4 of float with all-MiniLM-L6-v2
+    where one scale per tensor lost 1.9) and each token's input scaled on
+    its own, so that a text's numbers do not depend on its batch (see
+    `layers.int8_linear`); "float16": half-precision weights (PyTorch's
+    dynamic quantization)."""
     import torch
-    from torch.ao.quantization import float16_dynamic_qconfig, per_channel_dynamic_qconfig
 
-    qconfig = per_channel_dynamic_qconfig if dtype == "qint8" else float16_dynamic_qconfig
-    if not keep_float:
-        return {torch.nn.Linear: qconfig}
+    model.eval()
+    if dtype == "qint8":
+        from .layers.int8_linear import int8_copy
+
+        return int8_copy(model, keep_float)
     kept = [re.compile(pattern) for pattern in keep_float]
-    return {
-        name: qconfig
-        for name, module in model.named_modules()
+    spec = {
+        name for name, module in model.named_modules()
         if isinstance(module, torch.nn.Linear) and not any(pattern.fullmatch(name) for pattern in kept)
     }
+    with warnings.catch_warnings():
+        # torch.ao's eager quantization warns of its move to torchao, which is not a dependency
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return torch.ao.quantization.quantize_dynamic(
+            model, {name: torch.ao.quantization.float16_dynamic_qconfig for name in spec},
+            dtype=torch.float16, inplace=False,
+        )
 
 
 class Int8Quantizer(Pipe):
@@ -74,24 +85,14 @@ class Int8Quantizer(Pipe):
 
     def quantize(self) -> int:
         """Put quantized copies of the transformers' models in place; return how many."""
-        import torch
-
         if self._float:
             return len(self._float)
         shims = hf_shims(self.nlp)
         if not shims:
             raise ValueError(f"'{self.name}': the pipeline has no transformer to quantize.")
-        dtype = getattr(torch, QUANTIZED_TYPES[self.dtype])
         for shim in shims:
             model = shim._model
-            model.eval()
-            with warnings.catch_warnings():
-                # torch.ao's eager quantization warns of its move to torchao, which is not a dependency
-                warnings.simplefilter("ignore", DeprecationWarning)
-                warnings.filterwarnings("ignore", message=".*quantize_per_tensor.*")
-                shim._model = torch.ao.quantization.quantize_dynamic(
-                    model, qconfig_spec(self.dtype, model, self.keep_float), dtype=dtype, inplace=False
-                )
+            shim._model = quantized_copy(model, self.dtype, self.keep_float)
             self._float[id(shim)] = model
         for layer in hf_layers(self.nlp):
             if layer.attrs.get("cpu_autocast") is not None:

@@ -7,6 +7,7 @@ from typer.testing import CliRunner
 from spacy_punct.cli import app
 from spacy_punct.pipelines import load_pipeline, predict_probs
 from spacy_punct.hf_models import hf_shims
+from spacy_punct.layers.int8_linear import TokenInt8Linear
 from spacy_punct.quantizer import add_quantizer
 
 from .conftest import TEXTS
@@ -20,8 +21,6 @@ def _probs(nlp):
 
 
 def test_quantized_pipeline_predicts_alike_and_saves_float_weights(trained_trf, tmp_path):
-    import torch
-
     nlp, _, _ = trained_trf
     nlp.to_disk(tmp_path / "float")
     reference = load_pipeline(tmp_path / "float")
@@ -31,7 +30,7 @@ def test_quantized_pipeline_predicts_alike_and_saves_float_weights(trained_trf, 
     assert not quantizer.quantized
     got = _probs(reference)
     assert quantizer.quantized
-    assert any(isinstance(m, torch.ao.nn.quantized.dynamic.Linear) for m in hf_shims(reference)[0]._model.modules())
+    assert any(isinstance(m, TokenInt8Linear) for m in hf_shims(reference)[0]._model.modules())
     for a, b in zip(expected, got):
         assert a.shape == b.shape
         assert numpy.abs(a - b).max() < 0.1
@@ -86,8 +85,6 @@ def test_a_bfloat16_encoder_runs_in_float32_while_quantized(tiny_bert, tmp_path)
 
 
 def test_layers_kept_in_float(trained_trf, tmp_path):
-    import torch
-
     nlp, _, _ = trained_trf
     nlp.to_disk(tmp_path / "float")
     reference = load_pipeline(tmp_path / "float")
@@ -96,9 +93,21 @@ def test_layers_kept_in_float(trained_trf, tmp_path):
     model = hf_shims(reference)[0]._model
     kinds = {name: type(module).__name__ for name, module in model.named_modules() if name.endswith("dense")}
     assert kinds["encoder.layer.0.output.dense"] == "Linear"  # the feed-forward output stays float32
-    assert isinstance(model.get_submodule("encoder.layer.0.intermediate.dense"), torch.ao.nn.quantized.dynamic.Linear)
-    assert isinstance(model.get_submodule("encoder.layer.0.attention.output.dense"), torch.ao.nn.quantized.dynamic.Linear)
+    assert isinstance(model.get_submodule("encoder.layer.0.intermediate.dense"), TokenInt8Linear)
+    assert isinstance(model.get_submodule("encoder.layer.0.attention.output.dense"), TokenInt8Linear)
     reference.to_disk(tmp_path / "kept")
     assert spacy.load(tmp_path / "kept").get_pipe("int8_quantizer").keep_float == [r"encoder\.layer\.\d+\.output\.dense"]
     with pytest.raises(ValueError, match="not a regular expression"):
         spacy.blank("en").add_pipe("int8_quantizer", config={"keep_float": ["("]})
+
+
+def test_a_texts_numbers_do_not_depend_on_its_batch(trained_trf, tmp_path):
+    nlp, _, _ = trained_trf
+    nlp.to_disk(tmp_path / "float")
+    quantized = load_pipeline(tmp_path / "float")
+    add_quantizer(quantized)
+    alone = [p for _, p in predict_probs(quantized, [quantized.make_doc(BARE[0])])][0]
+    for others in (["", "   "], BARE[1:], [BARE[0] + " and then we left"] * 3):
+        texts = others[:1] + [BARE[0]] + others[1:]
+        beside = [p for _, p in predict_probs(quantized, (quantized.make_doc(t) for t in texts))][1]
+        numpy.testing.assert_allclose(alone, beside, atol=1e-6)  # the float ops around the int8 ones vary by 1e-8
