@@ -17,7 +17,7 @@ from typing import Any, Dict, List
 
 LICENSE = "CC BY-NC-SA 4.0"
 SOURCES = [
-    {"name": "IWSLT 2011/2012 TED talks (dev2012 less its last tenth)", "url": "https://www.ted.com",
+    {"name": "IWSLT 2011/2012 TED talks ({iwslt})", "url": "https://www.ted.com",
      "license": "CC BY-NC-ND 4.0"},
     {"name": "UD English GUM (train)", "url": "https://github.com/UniversalDependencies/UD_English-GUM",
      "license": "CC BY 4.0 / CC BY-NC-SA 4.0, by source"},
@@ -125,7 +125,7 @@ def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]
     print(f"Bundled {model} as {output} ({size / 1e6:.1f} MB)")
 
 
-def write_card(output: Path, metrics: Path, description: str, about: str, threads: int) -> None:
+def write_card(output: Path, metrics: Path, description: str, about: str, threads: int, iwslt: str) -> None:
     """Write the bundled pipeline's meta.json and MODEL_CARD.md, with the scores
     in `metrics` (spacy-punct evaluate's JSON files, of this pipeline)."""
     from spacy_punct import __version__
@@ -139,7 +139,8 @@ def write_card(output: Path, metrics: Path, description: str, about: str, thread
         description="English punctuation (COMMA, PERIOD, QUESTION) and truecasing for lower-case, "
         f"unpunctuated text such as speech-recognition output; {description}.",
         license=LICENSE,
-        sources=SOURCES + ([ENCODER] if "transformer" in meta["pipeline"] else []),
+        sources=[{**source, "name": source["name"].format(iwslt=iwslt)} for source in SOURCES]
+        + ([ENCODER] if "transformer" in meta["pipeline"] else []),
         performance=performance(metrics),
         speed_threads=threads,
         spacy_punct_version=__version__,
@@ -167,11 +168,12 @@ def main() -> None:
     card.add_argument("--about", default="", help="a line on how it was trained")
     card.add_argument("--description", default="the CPU recipe (configs/en_cpu.cfg)", help="the recipe, in words")
     card.add_argument("--threads", type=int, default=1, help="the threads the scores' words/s were measured with")
+    card.add_argument("--iwslt", default="dev2012 less its last tenth", help="the part of IWSLT it was trained on")
     args = parser.parse_args()
     if args.command == "pipeline":
         bundle_pipeline(args.model, args.output, args.int8, args.keep_float, args.stride)
     else:
-        write_card(args.output, args.metrics, args.description, args.about, args.threads)
+        write_card(args.output, args.metrics, args.description, args.about, args.threads, args.iwslt)
 
 
 if __name__ == "__main__":
