@@ -3,8 +3,8 @@ forward pass over the same lines with the same weights, batch and threads,
 side by side in one run, in each precision of the encoder on the CPU: float32,
 bfloat16 (autocast, `cpu_precision`; only on CPUs with bfloat16 instructions,
 where "auto" chooses it: elsewhere it is emulated, several times slower than
-float32) and int8 (dynamic quantization of the linear layers,
-`int8_quantizer`), with the F1 of the pipeline in each on the test set.
+float32) and int8 (the linear layers of `int8_quantizer`, each token's
+input quantized on its own), with the F1 of the pipeline in each on the test set.
 
     python benchmarks/trf_speed.py MODEL TEST.spacy OUTPUT.json [--words-per-line 40] [--batch-size 64] [--threads 2]
 
