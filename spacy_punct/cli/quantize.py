@@ -21,7 +21,7 @@ def quantize(
     ),
 ) -> None:
     """Add an `int8_quantizer` before the transformers: at inference their
-    linear layers run with int8 weights (PyTorch dynamic quantization, CPU);
+    linear layers run with int8 weights and int8 inputs, each token scaled on its own (CPU);
     the float weights are what is saved (in `--weights-storage`), so the copy
     loads anywhere."""
     from ..quantizer import add_quantizer, storage_overrides
