@@ -1,3 +1,4 @@
+import gc
 import os
 import random
 from pathlib import Path
@@ -20,6 +21,15 @@ TEXTS = [
     "My sister doesn't like boats, so she took the train.",
     "Can you send me the photos tomorrow? Sure, no problem.",
 ]
+
+
+@pytest.fixture(autouse=True)
+def _thaw_frozen_objects():
+    """Commands take the objects alive after loading out of the garbage
+    collector's scans for good (`spacy_punct.collector`); the suite runs them
+    in one process, so each test's objects are put back after it."""
+    yield
+    gc.unfreeze()
 
 
 @pytest.fixture
