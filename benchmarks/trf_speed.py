@@ -8,6 +8,9 @@ input quantized on its own), with the F1 of the pipeline in each on the test set
 
     python benchmarks/trf_speed.py MODEL TEST.spacy OUTPUT.json [--words-per-line 40] [--batch-size 64] [--threads 2]
 
+MODEL is a trained pipeline or a bundled one (`en_punct_trf`: its int8 path
+against the same weights in float32).
+
 Each line is one window for every path (lines are shorter than the
 pipeline's window). Two plain passes: the tokenizer and the encoder only (what
 any transformer punctuator must run at least), and the same model written in
@@ -26,6 +29,7 @@ from typing import Any, ContextManager, Dict, List, Optional
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
+from spacy_punct.collector import freeze_loaded_objects
 from spacy_punct.evaluation import evaluate
 from spacy_punct.pipelines import load_pipeline
 from spacy_punct.layers.autocast import native_bfloat16, set_cpu_precision
@@ -149,8 +153,12 @@ PATHS = ("pipeline", "plain_model", "plain")
 
 
 def pipeline_in(model: str, precision: str):
-    """The pipeline with its encoder in `precision`."""
-    nlp = load_pipeline(model)
+    """The pipeline with its encoder in `precision`; a quantized pipeline (a
+    bundled one) loses its int8 quantizer first, so every precision runs the
+    same weights."""
+    nlp = load_pipeline(model, threads=None)  # the threads main() set
+    if "int8_quantizer" in nlp.pipe_names:
+        nlp.remove_pipe("int8_quantizer")
     set_cpu_precision(nlp, "float32" if precision == "int8" else precision)
     if precision == "int8":
         add_quantizer(nlp)
@@ -170,6 +178,7 @@ def main() -> None:
     set_threads(args.threads)
     precisions = [p for p in PRECISIONS if p != "bfloat16" or native_bfloat16()]
     pipelines = {precision: pipeline_in(args.model, precision) for precision in precisions}
+    freeze_loaded_objects()  # as the command line does
     nlp = pipelines["float32"]
     lines = benchmark_lines(nlp, args.test, args.words_per_line)
     shim = hf_shims(nlp)[0]
