@@ -16,13 +16,16 @@ def trf_pipeline(
     context=None,
     span_getter="spacy_punct.word_strided_spans.v1",
     transformer_config=None,
+    word_marker=None,
 ) -> spacy.Language:
-    """A transformer and a punctuator listening to it; with `cpu_precision`,
-    the transformer is spacy_punct's (spacy-transformers' otherwise); `context`:
-    the punctuator's sequence encoder; `transformer_config`: Hugging Face
-    settings over the saved model's."""
+    """A transformer and a punctuator listening to it; with `cpu_precision`
+    (and `word_marker`), the transformer is spacy_punct's (spacy-transformers'
+    otherwise); `context`: the punctuator's sequence encoder;
+    `transformer_config`: Hugging Face settings over the saved model's."""
     nlp = spacy.blank("en")
     precision = {} if cpu_precision is None else {"cpu_precision": cpu_precision}
+    if word_marker is not None:
+        precision["word_marker"] = word_marker
     hf_settings = {} if transformer_config is None else {"transformer_config": transformer_config}
     nlp.add_pipe(
         "transformer",

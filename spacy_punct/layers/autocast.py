@@ -31,19 +31,25 @@ def build_transformer_model(
     grad_scaler_config: Dict[str, Any] = {},
     cpu_precision: str = "auto",
     weights_storage: str = "float32",
+    word_marker: Optional[str] = None,
 ) -> Model:
     """`spacy-transformers.TransformerModel.v3` (same arguments) whose
     encoder runs on the CPU in `cpu_precision`: "float32", "bfloat16"
     (autocast), or "auto" (bfloat16 where the CPU computes it natively),
     whose windows over the encoder's limit are split, not cut
     (`piece_limit`), and whose weights are saved in `weights_storage`
-    ("float32", or "int8": a quarter of the size, see `stored_weights`)."""
+    ("float32", or "int8": a quarter of the size, see `stored_weights`).
+    With `word_marker` (a piece of the vocabulary, e.g. "[MASK]"), that piece
+    is read after every word and each word's vector is taken from it
+    (`word_markers`); without, a word's vector is the mean of its pieces'."""
     from spacy_transformers.layers import TransformerModel
 
     from .piece_limit import limit_window_pieces
     from .stored_weights import store_weights
+    from .word_markers import word_marked_transformer_model
 
-    model = TransformerModel(name, get_spans, tokenizer_config, transformer_config, mixed_precision, grad_scaler_config)
+    args = (name, get_spans, tokenizer_config, transformer_config, mixed_precision, grad_scaler_config)
+    model = TransformerModel(*args) if word_marker is None else word_marked_transformer_model(word_marker, *args)
     limit_window_pieces(model)
     store_weights(model, weights_storage)
     dtype = autocast_dtype(cpu_precision)
