@@ -29,10 +29,11 @@ class WordMarkingTokenizer:
         if marker_id is None or (marker_id == tokenizer.unk_token_id and marker != tokenizer.unk_token):
             raise ValueError(f"The word marker {marker!r} is not a piece of the tokenizer's vocabulary.")
         self.tokenizer = tokenizer
-        self.marker = marker
         self.marker_id = int(marker_id)
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name == "tokenizer":  # not set yet (a copy being made)
+            raise AttributeError(name)
         return getattr(self.tokenizer, name)
 
     def __call__(self, texts: List[str], *, add_special_tokens: bool = True, return_tensors: Optional[str] = None,
