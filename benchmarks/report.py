@@ -38,8 +38,13 @@ TARGETS = {("en", "test2011"): 66.0, ("bn", "test_news"): 80.0, ("hu", "dev"): 6
 
 # the runs of the main section: the recipes on every corpus (the others get sections of their own)
 MAIN_RUNS = ("en", "bn", "hu", "en-tiny-trf")
-# metrics/<run>/*.json files that are not `spacy-punct evaluate` scores
+# metrics/<run>/*.json files that are not `spacy-punct evaluate` scores (by name, or name-<variant>)
 NOT_SCORES = ("windows", "streaming", "stream_memory", "speed", "scaling", "frozen_layers", "train_step", "training")
+
+
+def is_scores(path: Path) -> bool:
+    """Whether a metrics file holds `spacy-punct evaluate` scores."""
+    return path.stem not in NOT_SCORES and path.stem.partition("-")[0] not in NOT_SCORES
 
 
 def pyplot():
@@ -65,7 +70,7 @@ def summary_table(metrics: Path, runs: Sequence[str]) -> List[str]:
         summary = metrics / run / "training.json"
         minutes = f"{load(summary)['minutes']:.1f}" if summary.exists() else ""
         for path in sorted((metrics / run).glob("*.json")) if (metrics / run).is_dir() else []:
-            if path.stem in NOT_SCORES:
+            if not is_scores(path):
                 continue
             scores = load(path)
             if scores.get("gold_marks") or scores.get("input_marks"):  # punctuation scores of the test set itself
@@ -86,7 +91,7 @@ def run_section(run: str, metrics: Path) -> List[str]:
         ended = "the time limit" if info["ended_by"] == "time limit reached" else f"the {info['ended_by']}"
         lines += [f"Training: {info['minutes']:.1f} minutes on the CPU, ended by {ended}.", ""]
     for path in sorted((metrics / run).glob("*.json")):
-        if path.stem in NOT_SCORES:
+        if not is_scores(path):
             continue
         lines += [f"### `{path.stem}`", "", score_table(load(path)), ""]
     return lines
@@ -220,11 +225,11 @@ def memory_lines(memory: Dict[str, Any]) -> List[str]:
 SPEED_PATHS = {"pipeline": "spaCy pipeline", "plain_model": "plain model (PyTorch)", "plain": "plain pass (encoder only)"}
 
 
-def speed_section(speed: Dict[str, Any]) -> List[str]:
+def speed_section(speed: Dict[str, Any], title: str = "Transformer on the CPU") -> List[str]:
     best, precisions = speed["best"], list(speed["best"])
     rounds = len(speed["words_per_second"][precisions[0]]["plain"])
     lines = [
-        "## Transformer on the CPU: the spaCy pipeline against a plain Hugging Face pass",
+        f"## {title}: the spaCy pipeline against a plain Hugging Face pass",
         "",
         f"`benchmarks/trf_speed.py`, {speed['words']:,} words of test2011 in {speed['lines']:,} lines, batch "
         f"{speed['batch_size']}, {speed['threads']} torch threads, the same weights; the best of {rounds} "
@@ -235,7 +240,7 @@ def speed_section(speed: Dict[str, Any]) -> List[str]:
         "alignment, decoding and the rewrite. "
         + ("bfloat16: the encoder under CPU autocast (`cpu_precision`; this CPU has bfloat16 instructions); "
            if "bfloat16" in precisions else "No bfloat16: this CPU lacks bfloat16 instructions. ")
-        + "int8: dynamic quantization of the encoder's linear layers (`int8_quantizer`).",
+        + "int8: the encoder's linear layers in int8, each token's input quantized on its own (`int8_quantizer`).",
         "",
         "| path | " + " | ".join(f"{p} words/s" for p in precisions) + " |",
         "|---|" + "---:|" * len(precisions),
@@ -406,6 +411,9 @@ def report(metrics: Path, speeds: Sequence[Path], plots: Optional[Path]) -> str:
                                  "Predictions per token, small pretrained transformer (en_small_trf)")
     if (small / "speed.json").exists():
         lines += speed_section(load(small / "speed.json"))
+    for path in sorted((metrics / "en_punct_trf").glob("speed-*.json")):
+        speed = load(path)
+        lines += speed_section(speed, f"The bundled en_punct_trf, {speed['threads']} thread(s)")
     if (small / "train_step.json").exists():
         frozen = small / "frozen_layers.json"
         lines += train_step_section(load(small / "train_step.json"), load(frozen) if frozen.exists() else None)
@@ -419,7 +427,7 @@ def report(metrics: Path, speeds: Sequence[Path], plots: Optional[Path]) -> str:
 
 
 def _has_scores(folder: Path) -> bool:
-    return folder.is_dir() and any(p.stem not in NOT_SCORES for p in folder.glob("*.json"))
+    return folder.is_dir() and any(is_scores(p) for p in folder.glob("*.json"))
 
 
 def main() -> None:
