@@ -49,13 +49,15 @@ class WordMarkingTokenizer:
             "token_type_ids": [types for _, types, _ in rows],
             "offset_mapping": [offsets for _, _, offsets in rows],
         }
+        if "token_type_ids" not in encoding:  # a model that takes none (DistilBERT)
+            del data["token_type_ids"]
         data["attention_mask"] = [[1] * len(ids) for ids in data["input_ids"]]
         if padding:
             width = max((len(ids) for ids in data["input_ids"]), default=0)
             fill = {"input_ids": self.tokenizer.pad_token_id, "token_type_ids": self.tokenizer.pad_token_type_id,
                     "attention_mask": 0, "offset_mapping": (0, 0)}
-            for key, value in fill.items():
-                data[key] = [row + [value] * (width - len(row)) for row in data[key]]
+            for key in data:
+                data[key] = [row + [fill[key]] * (width - len(row)) for row in data[key]]
         if return_tensors == "np":
             data = {key: numpy.asarray(value, dtype="int64") for key, value in data.items()}
             if data["offset_mapping"].ndim < 3:  # no rows, or rows of no pieces

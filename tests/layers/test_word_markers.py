@@ -35,6 +35,13 @@ def test_padded_arrays_as_spacy_transformers_asks(marking):
     assert marking(["so how"])["input_ids"] == [marking([t])["input_ids"][0] for t in ["so how"]]
 
 
+def test_no_token_types_where_the_tokenizer_gives_none(marking, monkeypatch):
+    monkeypatch.setattr(marking.tokenizer, "model_input_names", ["input_ids", "attention_mask"])
+    encoding = marking(["so how", "yes"], return_tensors="np", padding="longest")
+    assert "token_type_ids" not in encoding
+    assert encoding["input_ids"].shape == encoding["attention_mask"].shape == (2, 6)
+
+
 def test_a_marker_outside_the_vocabulary_fails(tiny_bert):
     tokenizer = AutoTokenizer.from_pretrained(str(tiny_bert), use_fast=True)
     with pytest.raises(ValueError, match="not a piece"):
