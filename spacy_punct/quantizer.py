@@ -1,10 +1,13 @@
 """The `int8_quantizer` pipeline component: the pipeline's transformers run
 with int8 weights in their linear layers on the CPU (each token's input
-quantized on its own, see `layers.int8_linear`), and are saved with their float weights, so that a quantized pipeline is
-saved and loaded as any other.
+quantized on its own, see `layers.int8_linear`), and so do the hidden ReLU
+layers of the heads that read them (`layers.int8_relu`); the pipeline is
+saved with its float weights, so that a quantized pipeline is saved and
+loaded as any other.
 
 It sits before the transformers: on the first doc it quantizes a copy of each
-transformer's model and puts it in place of the float one, which it keeps;
+transformer's model and puts it in place of the float one, which it keeps,
+and gives the heads' ReLU layers an int8 forward (their float weights stay);
 before the pipeline is saved (its `to_disk` runs before the transformers')
 it puts the float models back. While quantized, an encoder set to run in
 bfloat16 (`cpu_precision`, see `spacy_punct.layers.autocast`) runs in float32,
@@ -12,11 +15,12 @@ which the quantized layers take. Inference only: training needs the float
 weights."""
 import re
 import warnings
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc
+from thinc.api import Model
 
 from .hf_models import hf_layers, hf_shims
 
@@ -26,9 +30,11 @@ QUANTIZED_TYPES = {"qint8": "qint8", "float16": "float16"}
 @Language.factory("int8_quantizer", default_config={"dtype": "qint8", "keep_float": []})
 def make_int8_quantizer(nlp: Language, name: str, dtype: str, keep_float: List[str]) -> "Int8Quantizer":
     """Quantize the linear layers of the pipeline's transformers at inference
-    (`dtype`: "qint8", or "float16" for half-precision weights), but those
-    whose module names match one of the regular expressions in `keep_float`
-    (e.g. "encoder\\.layer\\.\\d+\\.output\\.dense", a BERT's feed-forward outputs)."""
+    (`dtype`: "qint8", or "float16" for half-precision weights) and, in
+    "qint8", the hidden ReLU layers of the components that listen to them
+    (named "<component>.relu"), but those whose names match one of the
+    regular expressions in `keep_float` (e.g. "encoder\\.layer\\.\\d+\\.output\\.dense",
+    a BERT's feed-forward outputs, or "truecaser\\.relu")."""
     if dtype not in QUANTIZED_TYPES:
         raise ValueError(f"dtype must be one of {sorted(QUANTIZED_TYPES)}, not {dtype!r}.")
     for pattern in keep_float:
@@ -78,6 +84,7 @@ class Int8Quantizer(Pipe):
         self.keep_float = list(keep_float)
         self._float: Dict[int, Any] = {}  # id(shim) -> its float model, while quantized
         self._autocast: Dict[int, Any] = {}  # id(layer) -> its autocast dtype, while quantized
+        self._relu: Dict[int, Tuple[Model, Any]] = {}  # id(layer) -> the ReLU layer and its float forward
 
     @property
     def quantized(self) -> bool:
@@ -98,7 +105,29 @@ class Int8Quantizer(Pipe):
             if layer.attrs.get("cpu_autocast") is not None:
                 self._autocast[id(layer)] = layer.attrs["cpu_autocast"]
                 layer.attrs["cpu_autocast"] = None
+        if self.dtype == "qint8":
+            self._quantize_heads()
         return len(shims)
+
+    def _quantize_heads(self) -> None:
+        """Give the ReLU layers of the components that listen to a transformer an int8 forward."""
+        from .layers.int8_relu import int8_relu_forward
+
+        kept = [re.compile(pattern) for pattern in self.keep_float]
+        for name, pipe in self.nlp.components:  # the disabled ones too
+            model = getattr(pipe, "model", None)
+            if not isinstance(model, Model):
+                continue
+            nodes = list(model.walk())
+            if not any(node.name == "transformer-listener" for node in nodes):
+                continue
+            for node in nodes:
+                if node.name != "relu" or any(pattern.fullmatch(f"{name}.relu") for pattern in kept):
+                    continue
+                forward = int8_relu_forward(node)
+                if forward is not None:
+                    self._relu[id(node)] = (node, node._func)
+                    node._func = forward
 
     def restore(self) -> None:
         """Put the float models back."""
@@ -108,8 +137,11 @@ class Int8Quantizer(Pipe):
         for layer in hf_layers(self.nlp):
             if id(layer) in self._autocast:
                 layer.attrs["cpu_autocast"] = self._autocast.pop(id(layer))
+        for node, forward in self._relu.values():
+            node._func = forward
         self._float.clear()
         self._autocast.clear()
+        self._relu.clear()
 
     def __call__(self, doc: Doc) -> Doc:
         self.quantize()

@@ -111,3 +111,35 @@ def test_a_texts_numbers_do_not_depend_on_its_batch(trained_trf, tmp_path):
         texts = others[:1] + [BARE[0]] + others[1:]
         beside = [p for _, p in predict_probs(quantized, (quantized.make_doc(t) for t in texts))][1]
         numpy.testing.assert_allclose(alone, beside, atol=1e-6)  # the float ops around the int8 ones vary by 1e-8
+
+
+def test_the_heads_relu_layers_run_in_int8_while_quantized(trained_trf, tmp_path):
+    nlp, _, _ = trained_trf
+    nlp.to_disk(tmp_path / "float")
+    quantized = load_pipeline(tmp_path / "float")
+    relu = next(node for node in quantized.get_pipe("punctuator").model.walk() if node.name == "relu")
+    X = numpy.random.default_rng(0).normal(size=(5, relu.get_dim("nI"))).astype("float32")
+    expected = relu.predict(X)
+    add_quantizer(quantized)
+    _probs(quantized)
+    got = relu.predict(X)
+    assert not numpy.array_equal(got, expected)  # an int8 product
+    assert numpy.abs(got - expected).max() < 0.05 * numpy.abs(expected).max()
+    numpy.testing.assert_allclose(relu.predict(X[2:3]), got[2:3], atol=1e-6)  # row by row
+    Y, backprop = relu(X, is_train=True)  # training runs the float layer
+    numpy.testing.assert_allclose(Y, expected, atol=1e-6)
+    quantized.to_disk(tmp_path / "int8")
+    numpy.testing.assert_array_equal(relu.predict(X), expected)
+
+
+def test_a_heads_relu_layer_kept_in_float(trained_trf, tmp_path):
+    nlp, _, _ = trained_trf
+    nlp.to_disk(tmp_path / "float")
+    quantized = load_pipeline(tmp_path / "float")
+    relu = next(node for node in quantized.get_pipe("punctuator").model.walk() if node.name == "relu")
+    X = numpy.random.default_rng(0).normal(size=(5, relu.get_dim("nI"))).astype("float32")
+    expected = relu.predict(X)
+    add_quantizer(quantized, keep_float=[r"punctuator\.relu"])
+    _probs(quantized)
+    assert quantized.get_pipe("int8_quantizer").quantized
+    numpy.testing.assert_array_equal(relu.predict(X), expected)
