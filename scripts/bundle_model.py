@@ -13,7 +13,7 @@ import argparse
 import json
 import shutil
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 LICENSE = "CC BY-NC-SA 4.0"
 SOURCES = [
@@ -89,12 +89,16 @@ truecaser on the cased test set (words written exactly as in the reference).
 """
 
 
-def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str], stride: int) -> None:
+def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str], stride: int,
+                    encoder_name: Optional[str] = None) -> None:
     """Write the trained pipeline `model` to `output`, set to close each text's
     last sentence; with `int8`, its encoder's weights stored in int8 and an
     int8 quantizer before it (its linear layers matching `keep_float` left
     in float32); with `stride`, its transformers' windows one every `stride`
-    words (each word of a long text read in window / stride windows)."""
+    words (each word of a long text read in window / stride windows); with
+    `encoder_name`, the name its config gives its transformers' encoder (a
+    model trained from a local folder of weights names that folder; a
+    saved pipeline loads its encoder from its own files, whatever the name)."""
     from spacy.util import load_config
 
     from spacy_punct import load_pipeline
@@ -113,6 +117,9 @@ def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]
     if stride:
         for name in transformers:
             transformers[name]["model"]["get_spans"] = {"stride": stride}
+    if encoder_name:
+        for name in transformers:
+            transformers[name]["model"]["name"] = encoder_name
     if any(settings["model"] for settings in transformers.values()):
         overrides["components"].update(transformers)
         nlp = load_pipeline(model, config=overrides)
@@ -162,6 +169,8 @@ def main() -> None:
                           help="with --int8: linear layers whose names match this regular expression stay float32")
     pipeline.add_argument("--stride", type=int, default=0,
                           help="a transformer pipeline: words between the starts of its windows (0: as trained)")
+    pipeline.add_argument("--encoder-name", default=None,
+                          help="a transformer pipeline: the encoder's name in the bundled config (its hub name)")
     card = commands.add_parser("card", help="write the bundled pipeline's meta.json and model card from its scores")
     card.add_argument("output", type=Path, help="the bundled pipeline's folder in the package")
     card.add_argument("metrics", type=Path, help="folder of spacy-punct evaluate JSON files for it")
@@ -171,7 +180,7 @@ def main() -> None:
     card.add_argument("--iwslt", default="dev2012 less its last tenth", help="the part of IWSLT it was trained on")
     args = parser.parse_args()
     if args.command == "pipeline":
-        bundle_pipeline(args.model, args.output, args.int8, args.keep_float, args.stride)
+        bundle_pipeline(args.model, args.output, args.int8, args.keep_float, args.stride, args.encoder_name)
     else:
         write_card(args.output, args.metrics, args.description, args.about, args.threads, args.iwslt)
 

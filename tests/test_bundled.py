@@ -33,6 +33,13 @@ def test_the_english_pipelines_ship_with_the_package(name):
     assert size < SIZE_LIMITS[name]
 
 
+def test_the_transformer_pipeline_names_its_encoder_by_its_hub_name():
+    from spacy.util import load_config
+
+    config = load_config(BUNDLED_DIR / "en_punct_trf" / "config.cfg")
+    assert config["components"]["transformer"]["model"]["name"] == "sentence-transformers/all-MiniLM-L6-v2"
+
+
 def test_the_language_code_names_the_most_accurate_pipeline():
     assert "en" in bundled_names()
     assert default_pipeline("en") == "en_punct_trf"

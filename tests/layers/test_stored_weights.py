@@ -86,7 +86,8 @@ def test_quantize_cli_writes_int8_weights(trained_float, tmp_path):
 
 def test_the_bundle_script_makes_a_compact_int8_pipeline_that_punctuates(trained_float, tmp_path):
     """scripts/bundle_model.py pipeline --int8 on the tiny BERT: int8 weights
-    stored, an int8 quantizer, the last sentence closed; it loads and
+    stored, an int8 quantizer, the last sentence closed, the encoder named
+    by its hub name rather than the folder it was trained from; it loads and
     punctuates with no Hugging Face model to fetch."""
     import subprocess
     import sys
@@ -96,12 +97,13 @@ def test_the_bundle_script_makes_a_compact_int8_pipeline_that_punctuates(trained
 
     script = Path(__file__).parent.parent.parent / "scripts" / "bundle_model.py"
     out = tmp_path / "xx_punct_trf"
-    result = subprocess.run([sys.executable, str(script), "pipeline", str(trained_float), str(out), "--int8"],
-                            capture_output=True, text=True)
+    result = subprocess.run([sys.executable, str(script), "pipeline", str(trained_float), str(out), "--int8",
+                             "--encoder-name", "no-such-org/no-such-model"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-1000:]
     nlp = load_pipeline(out)
     assert nlp.pipe_names[0] == "int8_quantizer"
     assert nlp.config["components"]["transformer"]["model"]["weights_storage"] == "int8"
+    assert nlp.config["components"]["transformer"]["model"]["name"] == "no-such-org/no-such-model"
     assert nlp.get_pipe("punctuator").settings.close_last_sentence
     (doc,) = punctuate(nlp, [BARE[0]])
     assert doc.text[-1] in ".?!" and doc.text.lower().replace(",", "").replace("?", "").replace(".", "") == BARE[0]
