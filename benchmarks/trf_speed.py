@@ -17,7 +17,8 @@ any transformer punctuator must run at least), and the same model written in
 plain PyTorch: the encoder, word pieces averaged per word, then each head of
 the pipeline (the punctuator's context encoder, ReLU layer and softmax, and the
 truecaser's) with the pipeline's weights, giving the same class probabilities
-without spaCy's alignment, decoding and rewrite.
+without spaCy's alignment, decoding and rewrite (in int8, the ReLU layers in
+int8 too, as the int8 quantizer runs them).
 """
 import argparse
 import json
@@ -34,6 +35,7 @@ from spacy_punct.evaluation import evaluate
 from spacy_punct.pipelines import load_pipeline
 from spacy_punct.layers.autocast import native_bfloat16, set_cpu_precision
 from spacy_punct.hf_models import hf_shims
+from spacy_punct.layers.int8_linear import TokenInt8Linear
 from spacy_punct.quantizer import add_quantizer, quantized_copy
 from spacy_punct.threads import set_threads
 from spacy_punct.benchmark import benchmark_lines, count_words, words_per_second
@@ -84,16 +86,20 @@ def _linear(layer) -> torch.nn.Linear:
     return linear
 
 
-def plain_heads(nlp) -> Dict[str, PlainHead]:
+def plain_heads(nlp, int8: bool = False) -> Dict[str, PlainHead]:
     """The heads of the pipeline's components that read the transformer, as
-    `PlainHead`s with their weights, by component name."""
+    `PlainHead`s with their weights, by component name; with `int8`, their
+    ReLU layers in int8 (as the int8 quantizer runs them)."""
     heads = {}
     for name, pipe in nlp.pipeline:
         if not hasattr(pipe, "model") or not pipe.model.has_ref("output_layer"):
             continue
         nodes = {node.name: node for node in pipe.model.walk()}
         lstms = [s._model.lstm for node in pipe.model.walk() for s in node.shims if hasattr(s._model, "lstm")]
-        heads[name] = PlainHead(lstms[0] if lstms else None, _linear(nodes["relu"]), _linear(nodes["softmax"])).eval()
+        hidden = _linear(nodes["relu"])
+        if int8:
+            hidden = TokenInt8Linear(hidden)
+        heads[name] = PlainHead(lstms[0] if lstms else None, hidden, _linear(nodes["softmax"])).eval()
     return heads
 
 
@@ -188,6 +194,7 @@ def main() -> None:
     int8_model = quantized_copy(float_model, "qint8")
     models = {"float32": float_model, "bfloat16": float_model, "int8": int8_model}
     heads = plain_heads(nlp)
+    int8_heads = plain_heads(nlp, int8=True)
     differences = {}
     for precision in [p for p in precisions if p != "int8"]:
         differences[precision] = plain_model_difference(
@@ -203,7 +210,8 @@ def main() -> None:
             model = models[precision]
             got = speeds[precision]
             got["pipeline"].append(words_per_second(pipelines[precision], lines, args.batch_size))
-            got["plain_model"].append(plain_model_speed(model, tokenizer, heads, lines, args.batch_size, precision))
+            got["plain_model"].append(plain_model_speed(model, tokenizer, int8_heads if precision == "int8" else heads,
+                                                        lines, args.batch_size, precision))
             got["plain"].append(plain_speed(model, tokenizer, lines, args.batch_size, precision))
         print({p: {path: round(v[-1]) for path, v in got.items()} for p, got in speeds.items()}, flush=True)
     best = {p: {path: max(v) for path, v in got.items()} for p, got in speeds.items()}
