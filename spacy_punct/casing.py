@@ -30,6 +30,7 @@ _MC_NAME = re.compile(r"^(mc)([^\W\d_]{3,})$", re.IGNORECASE)
 _CLITIC = re.compile(r"^(['\u2019][a-z]{1,2}|n['\u2019]t)$", re.IGNORECASE)
 # a model's placeholder token, such as the noise augmenter's [UNK]
 _PLACEHOLDER = re.compile(r"^\[[A-Z]+\]$")
+_ALNUM = re.compile(r"[^\W_]")  # a character that str.isalnum() accepts
 
 
 def capitalise(text: str) -> str:
@@ -65,7 +66,7 @@ def is_symbol(text: str) -> bool:
     """Whether a token has no letter or digit (an emoji, `&`, `→`): not a
     word to capitalise, so a sentence opened by one capitalises the word
     after it (`Fine. 🙂 Thanks`)."""
-    return not any(char.isalnum() for char in text)
+    return _ALNUM.search(text) is None
 
 
 # what the rewrite may change of a token's case (see `case_roles`)
@@ -97,6 +98,10 @@ def case_roles(texts: Sequence[str], spaced: Sequence[bool], is_space: Sequence[
 
 
 def _word_roles(roles: List[str], texts: Sequence[str], punct: Sequence[bool], start: int, end: int) -> None:
+    if end - start == 1:  # most words: one token
+        if not punct[start]:
+            roles[start] = FIXED if is_uncasable(texts[start]) else WHOLE
+        return
     core = [i for i in range(start, end) if not punct[i]]
     if not core:
         return

@@ -1,6 +1,6 @@
 """The custom attributes the punctuator reads and writes, and how the values of
 custom attributes travel from one doc to another."""
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from spacy.attrs import IDX
 from spacy.tokens import Doc, Token
@@ -90,6 +90,18 @@ def token_extension_values(doc: Doc, skip: Sequence[str] = ()) -> List[Dict[str,
             if start is not None and name not in skip and start in by_offset:
                 values[by_offset[start]][name] = value
     return values
+
+
+def copy_token_extension_values(source: Doc, target: Doc, offsets: Mapping[int, int], skip: Sequence[str] = ()) -> None:
+    """Copy the values of custom token attributes set on tokens of `source`
+    to the tokens of `target` at the character offsets that `offsets` maps
+    their own offsets to (a token whose offset it lacks passes nothing on)."""
+    user_data = target.user_data
+    for key, value in source.user_data.items():
+        if isinstance(key, tuple) and len(key) == 4 and key[0] == "._." and key[3] is None:
+            offset = offsets.get(key[2]) if key[2] is not None else None
+            if offset is not None and key[1] not in skip:
+                user_data[("._.", key[1], offset, None)] = value
 
 
 def set_token_extension_values(doc: Doc, offset: int, values: Dict[str, Any]) -> None:

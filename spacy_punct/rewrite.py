@@ -16,13 +16,7 @@ from spacy.tokens import Doc, Span
 from .align import mark_slots, token_table
 from .casing import FIRST, FIXED, PART, WHOLE, always_capitalised, capitalise, case_roles, decapitalise, is_symbol, written_in_capitals
 from .decode import Decisions, sentence_starts
-from .extensions import (
-    copy_doc_extension_values,
-    set_token_extension_values,
-    set_token_values,
-    token_extension_values,
-    token_values,
-)
+from .extensions import copy_doc_extension_values, copy_token_extension_values, set_token_values, token_values
 from .labels import ends_sentence
 
 _CARRIED_ATTRS = [TAG, POS, MORPH, LEMMA]
@@ -172,9 +166,11 @@ def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
     new.cats = dict(doc.cats)
     new._context = doc._context  # what nlp.pipe(..., as_tuples=True) passes along
     copy_doc_extension_values(doc, new)
-    for source, values in enumerate(token_extension_values(doc, skip=("punct",))):
-        if values and new_index[source] >= 0:
-            set_token_extension_values(new, offsets[new_index[source]], values)
+    input_offsets = plan.input_offsets
+    copy_token_extension_values(
+        doc, new, {input_offsets[source]: offsets[i] for i, source in enumerate(source_map) if source >= 0},
+        skip=("punct",),
+    )
     if len(doc) and doc.to_array([ENT_IOB]).any():  # faster than has_annotation
         new.ents = _map_spans(doc.ents, new, new_index)
     for key, group in doc.spans.items():
