@@ -17,11 +17,13 @@ def quantize(
         "float32", help="How the encoder's weights are saved: float32, or int8 (a quarter of the size, one scale per row)."
     ),
     keep_float: List[str] = typer.Option(
-        [], help="A regular expression: linear layers whose names match it stay float32 (repeatable)."
+        [], help="A regular expression: linear layers whose names match it stay float32, a head's ReLU layer named "
+        "'<component>.relu' (repeatable)."
     ),
 ) -> None:
     """Add an `int8_quantizer` before the transformers: at inference their
-    linear layers run with int8 weights and int8 inputs, each token scaled on its own (CPU);
+    linear layers, and the ReLU layers of the heads that read them, run with
+    int8 weights and int8 inputs, each token scaled on its own (CPU);
     the float weights are what is saved (in `--weights-storage`), so the copy
     loads anywhere."""
     from ..quantizer import add_quantizer, storage_overrides
