@@ -39,7 +39,8 @@ TARGETS = {("en", "test2011"): 66.0, ("bn", "test_news"): 80.0, ("hu", "dev"): 6
 # the runs of the main section: the recipes on every corpus (the others get sections of their own)
 MAIN_RUNS = ("en", "bn", "hu", "en-tiny-trf")
 # metrics/<run>/*.json files that are not `spacy-punct evaluate` scores (by name, or name-<variant>)
-NOT_SCORES = ("windows", "streaming", "stream_memory", "speed", "scaling", "frozen_layers", "train_step", "training")
+NOT_SCORES = ("windows", "streaming", "stream_memory", "speed", "scaling", "frozen_layers", "train_step", "training",
+              "cold-start")
 
 
 def is_scores(path: Path) -> bool:
@@ -362,6 +363,15 @@ def recipes_section(summary: Dict[str, Any], output: Optional[Path]) -> List[str
     return lines + ["", "![F1 against words/s](f1_vs_speed.png)", ""]
 
 
+def cold_start_section(run: Dict[str, Any], name: str) -> List[str]:
+    """The command line's cold start (`benchmarks/cold_start.py`)."""
+    seconds = run["seconds"]
+    return [f"## Cold start of {name}", "",
+            f"`{run['command']}` in {run['runs']} new processes: {min(seconds):.2f} to {max(seconds):.2f} s "
+            f"to the first line out, median {run['median_seconds']:.2f} s; "
+            f"{run['max_peak_memory_mib']:,.0f} MiB resident at most.", ""]
+
+
 def side_by_side_section(speed_files: Sequence[Path]) -> List[str]:
     """Pipelines' words/s measured side by side by `spacy-punct benchmark -o`."""
     lines = ["## Speed, side by side (`spacy-punct benchmark`)", ""]
@@ -414,6 +424,9 @@ def report(metrics: Path, speeds: Sequence[Path], plots: Optional[Path]) -> str:
     for path in sorted((metrics / "en_punct_trf").glob("speed-*.json")):
         speed = load(path)
         lines += speed_section(speed, f"The bundled en_punct_trf, {speed['threads']} thread(s)")
+    for bundle in ("en_punct_trf", "en_punct_sm"):
+        if (metrics / bundle / "cold-start.json").exists():
+            lines += cold_start_section(load(metrics / bundle / "cold-start.json"), bundle)
     if (small / "train_step.json").exists():
         frozen = small / "frozen_layers.json"
         lines += train_step_section(load(small / "train_step.json"), load(frozen) if frozen.exists() else None)
