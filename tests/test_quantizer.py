@@ -113,13 +113,19 @@ def test_a_texts_numbers_do_not_depend_on_its_batch(trained_trf, tmp_path):
         numpy.testing.assert_allclose(alone, beside, atol=1e-6)  # the float ops around the int8 ones vary by 1e-8
 
 
-def test_the_heads_relu_layers_run_in_int8_while_quantized(trained_trf, tmp_path):
+def _punctuator_relu(trained_trf, tmp_path):
+    """The trained pipeline loaded again, its punctuator's ReLU layer, an
+    input to it and the layer's float output."""
     nlp, _, _ = trained_trf
     nlp.to_disk(tmp_path / "float")
-    quantized = load_pipeline(tmp_path / "float")
-    relu = next(node for node in quantized.get_pipe("punctuator").model.walk() if node.name == "relu")
+    loaded = load_pipeline(tmp_path / "float")
+    relu = next(node for node in loaded.get_pipe("punctuator").model.walk() if node.name == "relu")
     X = numpy.random.default_rng(0).normal(size=(5, relu.get_dim("nI"))).astype("float32")
-    expected = relu.predict(X)
+    return loaded, relu, X, relu.predict(X)
+
+
+def test_the_heads_relu_layers_run_in_int8_while_quantized(trained_trf, tmp_path):
+    quantized, relu, X, expected = _punctuator_relu(trained_trf, tmp_path)
     add_quantizer(quantized)
     _probs(quantized)
     got = relu.predict(X)
@@ -133,12 +139,7 @@ def test_the_heads_relu_layers_run_in_int8_while_quantized(trained_trf, tmp_path
 
 
 def test_a_heads_relu_layer_kept_in_float(trained_trf, tmp_path):
-    nlp, _, _ = trained_trf
-    nlp.to_disk(tmp_path / "float")
-    quantized = load_pipeline(tmp_path / "float")
-    relu = next(node for node in quantized.get_pipe("punctuator").model.walk() if node.name == "relu")
-    X = numpy.random.default_rng(0).normal(size=(5, relu.get_dim("nI"))).astype("float32")
-    expected = relu.predict(X)
+    quantized, relu, X, expected = _punctuator_relu(trained_trf, tmp_path)
     add_quantizer(quantized, keep_float=[r"punctuator\.relu"])
     _probs(quantized)
     assert quantized.get_pipe("int8_quantizer").quantized
