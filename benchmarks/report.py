@@ -226,6 +226,10 @@ def memory_lines(memory: Dict[str, Any]) -> List[str]:
 SPEED_PATHS = {"pipeline": "spaCy pipeline", "plain_model": "plain model (PyTorch)", "plain": "plain pass (encoder only)"}
 
 
+# what a speed file without "int8_layers" ran in int8 (measured before the heads' ReLU layers were)
+ENCODER_INT8_LAYERS = "the encoder's linear layers"
+
+
 def speed_section(speed: Dict[str, Any], title: str = "Transformer on the CPU") -> List[str]:
     best, precisions = speed["best"], list(speed["best"])
     rounds = len(speed["words_per_second"][precisions[0]]["plain"])
@@ -241,7 +245,8 @@ def speed_section(speed: Dict[str, Any], title: str = "Transformer on the CPU") 
         "alignment, decoding and the rewrite. "
         + ("bfloat16: the encoder under CPU autocast (`cpu_precision`; this CPU has bfloat16 instructions); "
            if "bfloat16" in precisions else "No bfloat16: this CPU lacks bfloat16 instructions. ")
-        + "int8: the encoder's linear layers in int8, each token's input quantized on its own (`int8_quantizer`).",
+        + f"int8: {speed.get('int8_layers', ENCODER_INT8_LAYERS)} in int8, each token's input quantized "
+        "on its own (`int8_quantizer`).",
         "",
         "| path | " + " | ".join(f"{p} words/s" for p in precisions) + " |",
         "|---|" + "---:|" * len(precisions),
@@ -257,6 +262,16 @@ def speed_section(speed: Dict[str, Any], title: str = "Transformer on the CPU") 
         for p in precisions
     )
     lines += ["", f"The pipeline reads {shares}.", ""]
+    stages = speed.get("stage_seconds")
+    if stages:
+        lines += [f"Seconds of each stage of the pipeline's pass (`stage_seconds`, the best of the rounds; a "
+                  "component's predict is timed apart, its rest is annotations, decoding and the rewrite):", "",
+                  "| stage | " + " | ".join(precisions) + " |", "|---|" + "---:|" * len(precisions)]
+        names = list(dict.fromkeys(stage for p in precisions for stage in stages[p]))
+        lines += [f"| {stage} | " + " | ".join(f"{stages[p][stage]:.3f}" if stage in stages[p] else ""
+                                              for p in precisions) + " |"
+                  for stage in names]
+        lines.append("")
     return lines
 
 

@@ -18,11 +18,14 @@ plain PyTorch: the encoder, word pieces averaged per word, then each head of
 the pipeline (the punctuator's context encoder, ReLU layer and softmax, and the
 truecaser's) with the pipeline's weights, giving the same class probabilities
 without spaCy's alignment, decoding and rewrite (in int8, the ReLU layers in
-int8 too, as the int8 quantizer runs them).
+int8 too, as the int8 quantizer runs them). In each round the pipeline's
+stages are also timed one by one (`stage_seconds`): where each path's time
+goes.
 """
 import argparse
 import json
 import time
+from collections import defaultdict
 from pathlib import Path
 from contextlib import nullcontext
 from typing import Any, ContextManager, Dict, List, Optional
@@ -154,6 +157,33 @@ def plain_model_difference(nlp, model, tokenizer, heads: Dict[str, PlainHead], l
     return max(float(abs(got[i, : len(e)].numpy() - e).max()) for i, e in enumerate(expected))
 
 
+def stage_seconds(nlp, lines: List[str], batch_size: int) -> Dict[str, float]:
+    """Seconds of each stage of `nlp.pipe` over the lines, batch by batch:
+    making the docs, then each component's `pipe`; a component with a model
+    has its `predict` timed apart on the same docs first, and the rest of its
+    `pipe` (annotations, decoding, the rewrite) is its `pipe` less that."""
+    seconds: Dict[str, float] = defaultdict(float)
+    for start in range(0, len(lines), batch_size):
+        begin = time.perf_counter()
+        docs = [nlp.make_doc(line) for line in lines[start : start + batch_size]]
+        seconds["make_doc"] += time.perf_counter() - begin
+        for name, pipe in nlp.pipeline:
+            predicted = 0.0
+            if hasattr(pipe, "predict") and hasattr(pipe, "model"):
+                begin = time.perf_counter()
+                pipe.predict(docs)
+                predicted = time.perf_counter() - begin
+            begin = time.perf_counter()
+            docs = list(pipe.pipe(docs, batch_size=batch_size))
+            whole = time.perf_counter() - begin
+            if hasattr(pipe, "predict") and hasattr(pipe, "model"):
+                seconds[f"{name}: predict"] += predicted
+                seconds[f"{name}: the rest"] += max(whole - predicted, 0.0)
+            else:
+                seconds[name] += whole
+    return dict(seconds)
+
+
 PRECISIONS = ("float32", "bfloat16", "int8")
 PATHS = ("pipeline", "plain_model", "plain")
 
@@ -205,6 +235,7 @@ def main() -> None:
     if differences["float32"] > 1e-3:
         raise SystemExit("The plain model does not compute what the pipeline does.")
     speeds: Dict[str, Dict[str, List[float]]] = {p: {path: [] for path in PATHS} for p in precisions}
+    stages: Dict[str, List[Dict[str, float]]] = {p: [] for p in precisions}
     for _ in range(args.rounds):
         for precision in precisions:
             model = models[precision]
@@ -213,6 +244,7 @@ def main() -> None:
             got["plain_model"].append(plain_model_speed(model, tokenizer, int8_heads if precision == "int8" else heads,
                                                         lines, args.batch_size, precision))
             got["plain"].append(plain_speed(model, tokenizer, lines, args.batch_size, precision))
+            stages[precision].append(stage_seconds(pipelines[precision], lines, args.batch_size))
         print({p: {path: round(v[-1]) for path, v in got.items()} for p, got in speeds.items()}, flush=True)
     best = {p: {path: max(v) for path, v in got.items()} for p, got in speeds.items()}
     scores = {p: evaluate(pipelines[p], args.test) for p in precisions}
@@ -223,12 +255,14 @@ def main() -> None:
         "batch_size": args.batch_size,
         "threads": args.threads,
         "native_bfloat16": native_bfloat16(),
+        "int8_layers": "the encoder's linear layers and the heads' ReLU layers",
         "words_per_second": speeds,
         "best": best,
         "pipeline_vs_plain": {p: best[p]["pipeline"] / best[p]["plain"] for p in precisions},
         "pipeline_vs_plain_model": {p: best[p]["pipeline"] / best[p]["plain_model"] for p in precisions},
         "speedup": {p: {path: best[p][path] / best["float32"][path] for path in PATHS} for p in precisions},
         "plain_model_difference": differences,
+        "stage_seconds": {p: {stage: min(r[stage] for r in runs) for stage in runs[0]} for p, runs in stages.items()},
         "f1": {p: s["punct_f"] for p, s in scores.items()},
         "scores": scores,
     }
