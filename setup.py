@@ -80,6 +80,7 @@ setup(
             "spacy_punct.time_limit.v1 = spacy_punct.training.loop:create_time_limit",
             "spacy_punct.freeze_embeddings.v1 = spacy_punct.training.freeze:create_freeze_embeddings",
             "spacy_punct.freeze_layers.v1 = spacy_punct.training.freeze:create_freeze_layers",
+            "spacy_punct.warm_start.v1 = spacy_punct.training.warm_start:create_warm_start",
         ],
         "spacy_punct_output_formats": [
             "text = spacy_punct.output_formats:TextWriter",

@@ -100,6 +100,41 @@ RECIPES: Dict[str, Recipe] = {
             "initialize.after_init": {"@callbacks": "spacy_punct.freeze_embeddings.v1"},
         },
     ),
+    "en_trf_stages": Recipe(
+        "trf",
+        "The English small transformer (en_small_trf) trained in stages on a corpus\n"
+        "larger than one sitting (the TED transcripts): each stage starts from the\n"
+        "weights of a saved pipeline (the bundled en_punct_trf, then the last\n"
+        "stage's model-last: --initialize.after_init.source) and runs its own\n"
+        "schedule, 100 warm-up steps to 1e-4 then linear decay to zero within the\n"
+        "stage's steps or time limit; a quarter of the chunks are cut into texts\n"
+        "of one to three sentences (single utterances); the encoder's weights are\n"
+        "saved in int8, as the bundle stores them.",
+        {
+            "nlp.lang": "en",
+            "components.transformer.model.name": "sentence-transformers/all-MiniLM-L6-v2",
+            "components.transformer.model.weights_storage": "int8",
+            "components.transformer.max_batch_items": 1024,
+            "components.punctuator.model.hidden_width": 384,
+            "components.punctuator.model.context": {
+                "@architectures": "spacy_punct.BiLSTMEncoder.v1", "width": 384, "depth": 1, "dropout": 0.0,
+            },
+            "components.transformer.model.transformer_config.num_hidden_layers": 3,
+            "components.transformer.model.transformer_config.attention_probs_dropout_prob": 0.0,
+            "corpora.train.max_length": 100,
+            "corpora.train.short_share": 0.25,
+            "training.max_steps": 6000,
+            "training.patience": 0,
+            "training.optimizer.learn_rate.warmup_steps": 100,
+            "training.optimizer.learn_rate.total_steps": 6000,
+            "training.optimizer.learn_rate.initial_rate": 0.0001,
+            "initialize.after_init": {
+                "@callbacks": "spacy_punct.warm_start.v1",
+                "source": "spacy_punct/models/en_punct_trf",
+                "then": {"@callbacks": "spacy_punct.freeze_embeddings.v1"},
+            },
+        },
+    ),
     "en_trf": Recipe(
         "trf",
         "English punctuation restoration with bert-base-uncased (GPU).",

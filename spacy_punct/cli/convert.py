@@ -1,12 +1,13 @@
 """`spacy-punct convert`: convert a corpus to a DocBin of punctuated text."""
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import spacy
 import typer
 from spacy.tokens import DocBin
 
-from ..convert import CONVERTERS, ConversionError, ConversionStats, ConvertOptions
+from ..convert import CONVERTERS, ContaminationGuard, ConversionError, ConversionStats, ConvertOptions
+from ..convert.guard import DEFAULT_MAX_SHARE
 from ._util import ENCODING_HELP, app, fail, prepare_output
 
 
@@ -19,6 +20,9 @@ def convert(
     doc_length: int = typer.Option(2000, help="Words per document where the source marks no documents."),
     blocks: bool = typer.Option(False, help="text: one document per blank-line-separated block."),
     encoding: Optional[str] = typer.Option(None, help=ENCODING_HELP),
+    guard: List[Path] = typer.Option([], help="A converted test set (.spacy): drop the documents that share more than --guard-share of their word 8-grams with it (repeatable)."),
+    guard_share: float = typer.Option(DEFAULT_MAX_SHARE, help="The share of a document's 8-grams found in a test set above which --guard drops it."),
+    exclude: Optional[Path] = typer.Option(None, help="A file listing files of the input folder to leave out, one path (relative to the folder) a line.", exists=True, dir_okay=False),
 ) -> None:
     """Convert a corpus to a DocBin of natural punctuated text."""
     if format not in CONVERTERS:
@@ -26,9 +30,13 @@ def convert(
     prepare_output(output, input)
     nlp = spacy.blank(lang)
     stats = ConversionStats()
-    options = ConvertOptions(doc_length=doc_length, blocks=blocks, encoding=encoding)
+    excluded = frozenset(line.strip() for line in exclude.read_text(encoding="utf-8").splitlines() if line.strip()) if exclude else frozenset()
+    options = ConvertOptions(doc_length=doc_length, blocks=blocks, encoding=encoding, exclude=excluded)
     try:
-        docs = list(CONVERTERS[format](input, nlp, stats, options))
+        docs = CONVERTERS[format](input, nlp, stats, options)
+        if guard:
+            docs = ContaminationGuard.from_docbins(guard, nlp.vocab, guard_share).filter(docs, stats)
+        docs = list(docs)
     except ConversionError as e:
         fail(str(e))
     if not docs:

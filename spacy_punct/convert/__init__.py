@@ -1,8 +1,10 @@
 """Converters from source formats to DocBins of natural punctuated text."""
 from .common import ConversionError, ConversionStats, ConvertOptions
 from .conllu import convert_conllu
+from .guard import ContaminationGuard
 from .iwslt import convert_iwslt_xml
 from .punctuator2 import convert_punctuator2
+from .ted import convert_ted
 from .text import convert_text
 from .timed import convert_timed_jsonl
 from .tokens import convert_tokens
@@ -14,6 +16,7 @@ CONVERTERS = {
     "iwslt-xml": convert_iwslt_xml,
     "text": convert_text,
     "timed-jsonl": convert_timed_jsonl,
+    "ted": convert_ted,
 }
 
-__all__ = ["CONVERTERS", "ConversionError", "ConversionStats", "ConvertOptions"]
+__all__ = ["CONVERTERS", "ContaminationGuard", "ConversionError", "ConversionStats", "ConvertOptions"]

@@ -2,7 +2,7 @@
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, List, Optional, Tuple
+from typing import FrozenSet, Iterable, List, Optional, Tuple
 
 from spacy.tokens import Doc
 
@@ -15,11 +15,13 @@ from ..word_records import word_records
 class ConvertOptions:
     """doc_length: words per document where the source marks no documents.
     blocks: (text) one document per blank-line-separated block, not per file.
-    encoding: the files' encoding (None: UTF-8, or UTF-16 by its byte-order mark)."""
+    encoding: the files' encoding (None: UTF-8, or UTF-16 by its byte-order mark).
+    exclude: files of a folder to leave out (paths relative to the folder, or names)."""
 
     doc_length: int = 2000
     blocks: bool = False
     encoding: Optional[str] = None
+    exclude: FrozenSet[str] = frozenset()
 
 
 class ConversionError(ValueError):
@@ -48,6 +50,13 @@ class ConversionStats:
         self.words += len(records)
         self.labels.update(MARK_LABELS.get(record.mark, EMPTY) for record in records)
 
+    def uncount(self, doc: Doc) -> None:
+        """Take back a counted doc that was dropped after all."""
+        records = word_records(doc)
+        self.documents -= 1
+        self.words -= len(records)
+        self.labels.subtract(MARK_LABELS.get(record.mark, EMPTY) for record in records)
+
     def warning(self) -> Optional[str]:
         """What a user should know about the corpus written, if anything."""
         if self.words and not any(n for label, n in self.labels.items() if label != EMPTY):
@@ -57,7 +66,7 @@ class ConversionStats:
 
     def summary(self) -> str:
         lines = [f"documents: {self.documents}", f"words: {self.words}"]
-        lines += [f"{label}: {n}" for label, n in sorted(self.labels.items())]
+        lines += [f"{label}: {n}" for label, n in sorted(self.labels.items()) if n]
         if self.invalid_bytes:
             lines.append(f"undecodable characters replaced by U+FFFD: {self.invalid_bytes} (--encoding names another encoding)")
         lines += [f"skipped {what}: {n}" for what, n in sorted(self.skipped.items())]

@@ -6,6 +6,7 @@ from ..word_records import WordRecord, make_example, read_docbins, strip_docs, w
 from .corpus import PunctCorpus
 from .loop import TrainingEnd, create_time_limit, train_for
 from .optimizer import ScaledOptimizer
+from .warm_start import create_warm_start, warm_start
 
 __all__ = [
     "PunctCorpus",
@@ -18,11 +19,13 @@ __all__ = [
     "create_freeze_embeddings",
     "create_freeze_layers",
     "create_time_limit",
+    "create_warm_start",
     "freeze_input_embeddings",
     "freeze_lower_layers",
     "make_example",
     "read_docbins",
     "strip_docs",
     "train_for",
+    "warm_start",
     "word_records",
 ]

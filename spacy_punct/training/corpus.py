@@ -9,6 +9,7 @@ from spacy.language import Language
 from spacy.training import Example
 from spacy.util import registry
 
+from ..labels import ends_sentence
 from ..word_records import WordRecord, make_example, read_docbins, word_records
 
 Augmenter = Callable[[Language, Example], Iterable[Example]]
@@ -38,6 +39,9 @@ class PunctCorpus:
         next chunk). The chunk's last word is then predicted from exactly l
         words of right context, as a streamer with lookahead l does. Short
         chunks (`max_length` 20-40) put more words near that edge.
+    short_share: the share of the chunks cut at their sentence ends into short
+        texts of one to three sentences each, whole texts of their own (the
+        last word closes the text), as users punctuate single utterances.
 
     Custom token attributes of the docs (word timings `start_time`/`end_time`)
     are carried to both sides of the examples.
@@ -55,6 +59,7 @@ class PunctCorpus:
         limit: int = 0,
         augmenter: Optional[Augmenter] = None,
         lookahead: Optional[Sequence[int]] = None,
+        short_share: float = 0.0,
     ) -> None:
         if path is None:
             raise ValueError("PunctCorpus needs a path to a .spacy file or a folder of them.")
@@ -71,6 +76,9 @@ class PunctCorpus:
         if lookahead is not None and (len(lookahead) != 2 or not 0 <= lookahead[0] <= lookahead[1]):
             raise ValueError(f"lookahead must be [l_min, l_max] with 0 <= l_min <= l_max, not {lookahead}.")
         self.lookahead = tuple(lookahead) if lookahead is not None else None
+        if not 0.0 <= short_share <= 1.0:
+            raise ValueError(f"short_share must be in [0, 1], not {short_share}.")
+        self.short_share = short_share
         self.epoch = 0
         self._read: Optional[List[List["WordRecord"]]] = None
 
@@ -107,6 +115,9 @@ class PunctCorpus:
     def _examples(self, nlp: Language, rng: numpy.random.Generator) -> Iterator[Example]:
         for records in self._texts(nlp):
             for start, end in self._chunks(len(records), rng):
+                if self.short_share and rng.random() < self.short_share:
+                    yield from self._short_texts(nlp, records, start, end, rng)
+                    continue
                 if self.lookahead is None:
                     example = make_example(nlp.vocab, records[start:end])
                 else:
@@ -117,6 +128,22 @@ class PunctCorpus:
                 # a chunk cut inside the doc does not end the text
                 example.predicted._.open_end = end < len(records)
                 yield example
+
+    def _short_texts(self, nlp: Language, records: List["WordRecord"], start: int, end: int,
+                     rng: numpy.random.Generator) -> Iterator[Example]:
+        """The chunk records[start:end] as texts of one to three sentences."""
+        ends = [i + 1 for i in range(start, end) if records[i].mark and ends_sentence(records[i].mark)]
+        if not ends or ends[-1] != end:
+            ends.append(end)
+        begin = start
+        while ends:
+            take = min(int(rng.integers(1, 4)), len(ends))
+            stop = ends[take - 1]
+            ends = ends[take:]
+            example = make_example(nlp.vocab, records[begin:stop])
+            example.predicted._.open_end = stop == end and stop < len(records) and not ends_sentence(records[stop - 1].mark or "")
+            yield example
+            begin = stop
 
     def _chunks(self, n_words: int, rng: numpy.random.Generator) -> Iterator[Tuple[int, int]]:
         size = self.max_length or n_words

@@ -173,3 +173,23 @@ def test_lookahead_chunks_read_context_without_gold(nlp, corpus_path):
     assert score_punctuation(edged)["punct_f"] == 1.0
     with pytest.raises(ValueError, match="lookahead"):
         PunctCorpus(corpus_path, lookahead=[3, 1])
+
+
+def test_short_texts_are_whole_sentences_and_lose_no_word(nlp, corpus_path):
+    whole = _words(PunctCorpus(corpus_path, max_length=0)(nlp))
+    examples = list(PunctCorpus(corpus_path, max_length=30, short_share=1.0, seed=3)(nlp))
+    assert _words(examples) == whole
+    assert len(examples) > len(list(PunctCorpus(corpus_path, max_length=30)(nlp)))
+    for eg in examples:
+        marks = [t._.punct for t in eg.reference]
+        inner_ends = [m for m in marks[:-1] if m in (".", "?", "!")]
+        assert len(inner_ends) <= 2  # one to three sentences
+        if marks[-1] in (".", "?", "!"):
+            assert not eg.predicted._.open_end
+
+
+def test_short_share_zero_reads_as_before_and_bad_shares_fail(nlp, corpus_path):
+    plain = _chunk_texts(PunctCorpus(corpus_path, max_length=5, random_chunks=True, seed=2)(nlp))
+    assert _chunk_texts(PunctCorpus(corpus_path, max_length=5, random_chunks=True, seed=2, short_share=0.0)(nlp)) == plain
+    with pytest.raises(ValueError):
+        PunctCorpus(corpus_path, short_share=1.5)

@@ -1,0 +1,40 @@
+"""Training in stages: a new run starts from the weights of a saved pipeline
+(a bundled pipeline, or the last run's `model-last`) instead of the
+pretrained encoder and new heads, so that a corpus larger than one sitting
+is learned over several runs."""
+from typing import Callable, List, Optional
+
+import spacy
+from spacy.language import Language
+from spacy.util import registry
+
+Callback = Callable[[Language], Language]
+DEFAULT_COMPONENTS = ["transformer", "truecaser", "punctuator"]
+
+
+def warm_start(nlp: Language, source: str, components: List[str]) -> List[str]:
+    """Copy the weights and settings of `components` from the pipeline saved
+    at `source` into `nlp`'s components of the same names (same
+    architectures). Returns the names copied."""
+    saved = spacy.load(source, exclude=[name for name in spacy.info(source)["pipeline"] if name not in components])
+    copied = []
+    for name in components:
+        if name not in saved.component_names or name not in nlp.component_names:
+            raise ValueError(f"warm_start: both pipelines need a component named {name!r} ({source} has "
+                             f"{', '.join(saved.component_names)}; this one {', '.join(nlp.component_names)}).")
+        nlp.get_pipe(name).from_bytes(saved.get_pipe(name).to_bytes(exclude=["vocab"]), exclude=["vocab"])
+        copied.append(name)
+    return copied
+
+
+@registry.callbacks("spacy_punct.warm_start.v1")
+def create_warm_start(source: str, components: List[str] = DEFAULT_COMPONENTS, then: Optional[Callback] = None) -> Callback:
+    """An `[initialize.after_init]` callback: start from the weights of the
+    pipeline saved at `source` (see `warm_start`), then run `then` (another
+    after_init callback, such as `spacy_punct.freeze_embeddings.v1`)."""
+
+    def after_init(nlp: Language) -> Language:
+        warm_start(nlp, source, list(components))
+        return then(nlp) if then is not None else nlp
+
+    return after_init
