@@ -1,4 +1,5 @@
 """What the commands share: the app, errors, loading, inputs, outputs, threads."""
+import os
 import sys
 from pathlib import Path
 from typing import Dict, List, NoReturn, Optional
@@ -131,14 +132,21 @@ def set_threads_or_fail(threads: int) -> None:
         fail(str(e))
 
 
+def write_failed(path: Optional[Path], error: OSError) -> NoReturn:
+    """Fail on an output that could not be written (a full disk), in one line."""
+    where = path if path is not None else "standard output"
+    fail(f"cannot write {where}: {error.strerror or error}. The output written before it is kept.")
+
+
 def prepare_output(path: Optional[Path], *inputs: Optional[Path]) -> None:
     """Refuse an output that is one of the inputs or cannot be written;
     create its folder."""
     if path is None:
         return
     for source in inputs:
-        if source is not None and str(source) != "-" and path.exists() and path.resolve() == source.resolve():
-            fail(f"the output {path} is the input: choose another file (nothing was written).")
+        if source is not None and str(source) != "-" and path.exists() and source.exists() and os.path.samefile(path, source):
+            # the same file by another name too: a hard link or a symbolic one
+            fail(f"the output {path} is the input {source} (one file): choose another file (nothing was written).")
     if path.exists() and path.is_dir():
         fail(f"the output {path} is a folder; give a file name.")
     existed = path.exists()

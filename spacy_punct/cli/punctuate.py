@@ -29,6 +29,7 @@ from ._util import (
     prepare_output,
     set_threads_or_fail,
     show_progress,
+    write_failed,
 )
 
 
@@ -134,15 +135,25 @@ def punctuate(
         target.write(writer.footer())
     except (RecordError, ValueError) as e:
         fail(f"{reader.name}: {e} The output written so far is kept.")
+    except OSError as e:
+        write_failed(output, e)
     finally:
         bar.close()
         reader.close()
         if output:
-            target.close()
+            _close_quietly(target)
     if reader.replaced:
         typer.secho(textio.replaced_message(reader), err=True)
     if reader.error:
         fail(f"{reader.error}. The output of the lines before it is written.")
+
+
+def _close_quietly(target: TextIO) -> None:
+    """Close an output whose failed write was reported already."""
+    try:
+        target.close()
+    except OSError:
+        pass
 
 
 def _punctuate_on_ray(model: str, input: Optional[Path], output: Optional[Path], workers: int, batch_size: int,
