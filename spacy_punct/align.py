@@ -240,7 +240,7 @@ class MarkSlots:
     `don't`). Plain lists and dicts of token indices: one object per doc, not
     one per word, so that Python's garbage collector has little to scan."""
 
-    __slots__ = ("words", "anchors", "existing", "written", "abbreviations")
+    __slots__ = ("words", "anchors", "existing", "written", "abbreviations", "standing")
 
     def __init__(self) -> None:
         self.words: List[int] = []  # the slots' word indices, in order
@@ -248,6 +248,7 @@ class MarkSlots:
         self.existing: Dict[int, str] = {}  # word -> canonical mark of its replaceable punctuation
         self.written: Dict[int, List[int]] = {}  # word -> those punctuation tokens
         self.abbreviations: Set[int] = set()  # words that end in an abbreviation period (`dr.`)
+        self.standing: Set[int] = set()  # words followed by a run of marks standing alone (`why !! london`): kept
 
     def __len__(self) -> int:
         return len(self.words)
@@ -283,6 +284,7 @@ def mark_slots(doc: Doc, table: Optional[TokenTable] = None) -> MarkSlots:
                 existing.pop(current, None)
                 written.pop(current, None)
                 slots.abbreviations.discard(current)
+                slots.standing.discard(current)
             current = i
             words.append(i)
             if len(text) > 2 and text.endswith(".") and _is_abbreviation(text[:-1], abbreviations):
@@ -296,6 +298,8 @@ def mark_slots(doc: Doc, table: Optional[TokenTable] = None) -> MarkSlots:
             elif text in _ELLIPSES and not glued:
                 pass  # an ellipsis standing alone (`well ... i think`) is a pause the speaker wrote: kept
             elif is_replaceable(text):
+                if not glued and (len(text) > 1 or _run_end(t, i) > i):
+                    slots.standing.add(current)  # `why !! london`: the writer's own, never replaced
                 written.setdefault(current, []).append(i)
                 mark = LABEL_MARKS[written_label(text) or EMPTY]
                 existing[current] = stronger(existing.get(current, ""), mark)
@@ -303,6 +307,13 @@ def mark_slots(doc: Doc, table: Optional[TokenTable] = None) -> MarkSlots:
                 anchors[current] = i
         glued = glued and not spaced
     return slots
+
+
+def _run_end(t: TokenTable, i: int) -> int:
+    """The last token of the marks written together from token i on."""
+    while not t.spaced[i] and i + 1 < len(t.texts) and t.punct[i + 1] and not t.is_space[i + 1]:
+        i += 1
+    return i
 
 
 def _is_abbreviation(word: str, abbreviations: FrozenSet[str]) -> bool:

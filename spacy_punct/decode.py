@@ -149,7 +149,8 @@ def decode(
     together with the next one). A slot that already has a mark of the label
     set keeps it with `keep_existing`; otherwise the prediction decides, and a
     prediction of the class the existing mark counts as keeps that mark (`!`
-    where PERIOD is predicted in the default label set).
+    where PERIOD is predicted in the default label set). A run of marks
+    standing alone (`why !! london`) is always kept.
     With `close_last_sentence`, unless `open_end` (the doc is a piece of a
     text that goes on), the last word ends a sentence: where no
     sentence-final mark was decided there, the text's own final mark stays,
@@ -170,7 +171,7 @@ def decode(
     for i, mark in zip(slots.words, chosen):
         marks[i] = mark
     for i, existing in slots.existing.items():
-        if keep_existing or label_set.class_of(existing) == guesses[i]:
+        if keep_existing or i in slots.standing or label_set.class_of(existing) == guesses[i]:
             marks[i] = existing
     if close_end and slots:
         last = slots.words[-1]

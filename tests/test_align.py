@@ -77,6 +77,7 @@ def test_slot_existing_marks_and_anchor(nlp):
     assert words["hello"] not in slots.existing and slots.anchor(words["hello"]) == words["hello"] + 1
     assert doc[slots.anchor(words["maybe"])].text == ")" and slots.existing[words["maybe"]] == "."
     assert slots.existing[words["ok"]] == "?" and len(slots.written[words["ok"]]) == 2
+    assert slots.standing == {words["ok"]}  # a run standing alone: kept as written
     assert slots.existing[words["fine"]] == ","
 
 

@@ -199,6 +199,16 @@ def test_a_standalone_ellipsis_is_kept(nlp):
     assert _punctuate(nlp, "well... i think so", {"well": "COMMA", "so": "PERIOD"}).text == "Well, I think so."
 
 
+def test_a_run_of_marks_standing_alone_is_kept(nlp):
+    """`why !! london` lost its `!!` (a word and its spaces) in replace mode."""
+    for run in ("!!", "?!", "..", "!?!"):
+        out = _punctuate(nlp, f"why {run} london is big", {"big": "PERIOD"}).text
+        assert out == f"Why {run} London is big." or out == f"Why {run} london is big.", out
+        assert len(out.split()) == 5
+    # one mark standing alone is the word's mark, which a prediction replaces
+    assert _punctuate(nlp, "why , london is big", {"big": "PERIOD"}).text.split()[1] != ","
+
+
 def test_a_removed_mark_before_a_tab_adds_no_space(nlp):
     assert _punctuate(nlp, "so how was it,\tfine").text == "So how was it\tfine"
 
