@@ -7,13 +7,13 @@ elsewhere the slot's existing marks are removed and the decided one is
 written.
 """
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence, Set
 
 import numpy
 from spacy.attrs import ENT_IOB, LEMMA, MORPH, POS, SENT_START, TAG
 from spacy.tokens import Doc, Span
 
-from .align import mark_slots, token_table
+from .align import TokenTable, mark_slots, token_table
 from .casing import FIRST, FIXED, PART, WHOLE, always_capitalised, capitalise, case_roles, decapitalise, is_symbol, written_in_capitals
 from .decode import Decisions, sentence_starts
 from .extensions import copy_doc_extension_values, copy_token_extension_values, set_token_values, token_values
@@ -90,6 +90,7 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
     # a sentence continues one: a piece of a long text)
     has_word = not (len(table) and starts[0])
     n_tokens = len(table)
+    whole_forms = _hyphenated_forms(table, roles, cased)
     for i, (text, spaced, is_space, is_punct) in enumerate(zip(table.texts, table.spaced, table.is_space, table.punct)):
         if i in dropped:
             if spaces and not spaces[-1]:
@@ -104,14 +105,13 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
                 form = cased[i]
                 if form is not None and (recase or text == text.lower()):
                     text = form
-                if not has_word or text.lower() in always_upper:
-                    text = capitalise(text)
+                if (not has_word and not _has_digit(text)) or text.lower() in always_upper:
+                    text = capitalise(text)  # not `v2`, `mp3`: a version or a code keeps its case
                 elif lower_next and (form is None or form == form.lower()):
                     text = decapitalise(text)
             elif role == PART:
-                form = cased[i]
-                if form is not None and text == text.lower() and form == capitalise(text):
-                    text = form
+                if i in whole_forms:
+                    text = cased[i]
                 if not has_word:
                     text = capitalise(text)
             elif role == FIRST and not has_word:
@@ -124,6 +124,32 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
             spaces[-1] = mark in _SPACED_MARKS
             plan.add(mark, spaced, -1, "", False)
     return plan
+
+
+def _has_digit(text: str) -> bool:
+    return any(char.isdigit() for char in text)
+
+
+def _hyphenated_forms(table: TokenTable, roles: Sequence[str], cased: Sequence[Optional[str]]) -> Set[int]:
+    """The parts of hyphenated words that take the truecaser's forms: all
+    parts of a word or none, and only capital first letters (`Jean-Luc`, never
+    `x-Ray` or `Ab-Ab-ab`)."""
+    taken: Set[int] = set()
+    parts: List[int] = []
+    for i, role in enumerate(roles):
+        if role == PART:
+            parts.append(i)
+        word_ends = table.spaced[i] or i + 1 == len(roles) or table.is_space[i + 1]
+        if not word_ends:
+            continue
+        if parts and all(_takes_capital(table.texts[j], cased[j]) for j in parts):
+            taken.update(parts)
+        parts = []
+    return taken
+
+
+def _takes_capital(text: str, form: Optional[str]) -> bool:
+    return form is not None and text == text.lower() and form != text and form == capitalise(text)
 
 
 def _read_decisions(doc: Doc) -> Decisions:

@@ -216,3 +216,24 @@ def test_a_removed_mark_before_a_tab_adds_no_space(nlp):
 def test_a_mark_goes_after_a_closing_quote(nlp):
     assert _punctuate(nlp, 'he said "hello"', {"hello": "PERIOD"}).text == 'He said "hello".'
     assert _punctuate(nlp, "he said “hello” then", {"hello": "COMMA"}).text == "He said “hello”, then"
+
+
+def _truecased(nlp, text, forms, marks=None):
+    doc = _marked(nlp, text, marks or {})
+    for token in doc:
+        token._.truecase = forms.get(token.i)
+    return rewrite_doc(doc).text
+
+
+def test_a_hyphenated_word_takes_the_truecaser_s_capitals_whole_or_not_at_all(nlp):
+    # x-ray: x 0, - 1, ray 2
+    assert _truecased(nlp, "an x-ray", {3: "Ray"}).endswith("x-ray")
+    assert _truecased(nlp, "ab-ab-ab", {0: "Ab", 2: "Ab"}) == "Ab-ab-ab"  # a sentence's capital alone
+    assert _truecased(nlp, "the jean-luc show", {1: "Jean", 3: "Luc"}) == "The Jean-Luc show"
+    # each word of a text on its own: a capitalised neighbour does not count
+    assert _truecased(nlp, "the jean-luc x-ray", {1: "Jean", 3: "Luc", 6: "Ray"}) == "The Jean-Luc x-ray"
+
+
+def test_a_sentence_start_leaves_versions_codes_and_sharp_s_alone(nlp):
+    assert _truecased(nlp, "v2 is out. mp3 files", {}, {2: "."}).split()[::3] == ["v2", "mp3"]
+    assert _truecased(nlp, "ßa ok", {}).startswith("ßa")
