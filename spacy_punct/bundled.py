@@ -4,6 +4,8 @@
 Each language has a fast pipeline (`*_sm`, a CPU recipe) and, where one is
 bundled, an accurate one (`*_trf`, a small pretrained transformer); the
 language's code alone names its most accurate one."""
+import os
+import warnings
 from pathlib import Path
 from typing import Dict, List, Union
 
@@ -31,12 +33,26 @@ def bundled_names() -> List[str]:
     return sorted(folders + [lang for lang in DEFAULTS if default_pipeline(lang)])
 
 
+class ShadowedPipelineWarning(UserWarning):
+    """A pipeline folder in the working directory has a bundled pipeline's name."""
+
+
 def resolve_model(model: Union[str, Path]) -> Union[str, Path]:
     """The folder of a bundled pipeline for its name; anything else (a
-    folder, an installed package's name) as it is. A pipeline folder of that
-    name in the working directory wins over the bundled pipeline; a folder
-    that holds no pipeline (no config.cfg) does not hide it."""
-    name = str(model)
-    if (Path(name) / "config.cfg").is_file() or name not in bundled_names():
+    folder, an installed package's name) as it is. As with `spacy.load`,
+    where names come before paths, a bundled name loads the bundled pipeline
+    even where the working directory has a pipeline folder of that name (a
+    warning says so): `./en` or a `Path` loads the folder."""
+    if isinstance(model, Path):
         return model
+    name = str(model)
+    if name not in bundled_names():
+        return model
+    if (Path(name) / "config.cfg").is_file():
+        warnings.warn(
+            f"{name!r} loads the bundled pipeline {default_pipeline(name) or name}, not the pipeline folder "
+            f"{name}{os.sep} in the working directory: give ./{name} to load that one.",
+            ShadowedPipelineWarning,
+            stacklevel=3,
+        )
     return BUNDLED_DIR / (default_pipeline(name) or name)

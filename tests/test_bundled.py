@@ -1,12 +1,14 @@
 import json
 import random
 import re
+import warnings
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from spacy_punct import load_pipeline, punctuate
-from spacy_punct.bundled import BUNDLED_DIR, bundled_names, default_pipeline, resolve_model
+from spacy_punct.bundled import BUNDLED_DIR, ShadowedPipelineWarning, bundled_names, default_pipeline, resolve_model
 from spacy_punct.cli import app
 
 TEXT = "so how was the trip it was long but we saw the coast where did you stay in a small hotel near the harbour"
@@ -72,14 +74,29 @@ def test_empty_and_blank_texts_beside_others(english):
     assert [doc.text for doc in punctuate(english, texts)][1] == next(punctuate(english, [TEXT])).text
 
 
-def test_a_pipeline_folder_of_that_name_wins(tmp_path, monkeypatch):
+def test_a_bundled_name_wins_over_a_folder_and_says_so(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert resolve_model("en_punct_sm") == BUNDLED_DIR / "en_punct_sm"
-    (tmp_path / "en_punct_sm").mkdir()  # a folder that holds no pipeline (data, say) hides nothing
-    assert resolve_model("en_punct_sm") == BUNDLED_DIR / "en_punct_sm"
-    (tmp_path / "en_punct_sm" / "config.cfg").write_text("", encoding="utf8")
-    assert resolve_model("en_punct_sm") == "en_punct_sm"
+    (tmp_path / "en").mkdir()  # a folder that holds no pipeline (data, say) is not one
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert resolve_model("en") == BUNDLED_DIR / "en_punct_trf"
+    (tmp_path / "en" / "config.cfg").write_text("", encoding="utf8")
+    with pytest.warns(ShadowedPipelineWarning, match=r"give \./en to load that one"):
+        assert resolve_model("en") == BUNDLED_DIR / "en_punct_trf"
+    assert resolve_model(Path("en")) == Path("en")
+    assert resolve_model("./en") == "./en"
     assert resolve_model("en_core_web_sm") == "en_core_web_sm"
+
+
+def test_the_command_line_says_which_pipeline_runs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "en_punct_sm").mkdir()
+    (tmp_path / "en_punct_sm" / "config.cfg").write_text("", encoding="utf8")
+    result = CliRunner().invoke(app, ["punctuate", "en_punct_sm"], input=TEXT + "\n")
+    assert result.exit_code == 0, result.output
+    assert "Warning: 'en_punct_sm' loads the bundled pipeline en_punct_sm" in result.stderr
+    assert "Traceback" not in result.stderr and "warnings.warn" not in result.stderr
 
 
 def test_the_command_line_takes_the_name():

@@ -1,6 +1,7 @@
 """What the commands share: the app, errors, loading, inputs, outputs, threads."""
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Dict, List, NoReturn, Optional
 
@@ -23,6 +24,12 @@ app = typer.Typer(
 @app.callback()
 def main() -> None:
     """Punctuation restoration with spaCy."""
+    warnings.showwarning = _show_warning
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # type: ignore[no-untyped-def]
+    """A warning on the command line: one line on stderr, no source line."""
+    typer.secho(f"Warning: {message}", err=True, fg=typer.colors.YELLOW)
 
 
 def fail(message: str) -> NoReturn:
