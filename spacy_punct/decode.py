@@ -27,9 +27,13 @@ def check_settings(
     a number from 0 to 1; `names`: the two settings' names in the message."""
     for setting, values in zip(names, (thresholds or {}, margins or {})):
         label_set.check_known(values, setting)
-        for label, value in values.items():
-            if not 0.0 <= value <= 1.0:
-                raise ValueError(f"{setting} {label}={value}: give a number from 0 to 1.")
+        _check_shares(values, setting)
+
+
+def _check_shares(values: Mapping[str, float], setting: str) -> None:
+    for label, value in values.items():
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"{setting} {label}={value}: give a number from 0 to 1.")
 
 
 @dataclass(frozen=True)
@@ -52,13 +56,14 @@ class DecisionSettings:
     add_marks: bool = True
     close_last_sentence: bool = False
 
+    def __post_init__(self) -> None:
+        _check_shares(self.thresholds, "Thresholds")
+        _check_shares(self.margins, "Margins")
+
     def replace(self, **changes: Any) -> "DecisionSettings":
         """A copy with the given settings changed; a value of None changes nothing."""
         return dataclasses.replace(self, **{key: value for key, value in changes.items() if value is not None})
 
-    def check(self, label_set: LabelSet, names: Tuple[str, str] = ("Thresholds", "Margins")) -> None:
-        """Raise if a threshold or margin does not fit the label set (see `check_settings`)."""
-        check_settings(label_set, self.thresholds, self.margins, names)
 
 
 def threshold_scores(

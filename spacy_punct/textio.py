@@ -37,7 +37,10 @@ class TextReader:
         head = buffered.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
         if head.startswith(_GZIP):
             buffered = io.BufferedReader(gzip.GzipFile(fileobj=buffered))  # type: ignore[arg-type]
-            head = buffered.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
+            try:
+                head = buffered.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
+            except (EOFError, OSError, zlib.error) as e:  # cut or damaged in its first block
+                raise InputError(f"{name} breaks off before its first line: {e}") from None
         self.encoding = _encoding(head, name) if encoding is None else _named_encoding(encoding)
         self.name = name
         self.replaced = 0

@@ -2,7 +2,7 @@ import numpy
 import pytest
 
 from spacy_punct.align import token_table
-from spacy_punct.decode import DecisionSettings as S, decide, decode, sentence_starts
+from spacy_punct.decode import DecisionSettings as S, check_settings, decide, decode, sentence_starts
 from spacy_punct.labels import LabelSet
 
 LABELS = LabelSet(["EMPTY", "COMMA", "PERIOD", "QUESTION"])
@@ -142,6 +142,12 @@ def test_settings_are_probabilities():
         with pytest.raises(ValueError, match="give a number from 0 to 1"):
             decide(probs, LABELS, margins=bad)
     assert decide(probs, LABELS, {"QUESTION": 1.0}, {"COMMA": 0.0}).tolist() == [0]
+    # the settings object refuses them too, as the command line does
+    for bad in ({"QUESTION": 1.5}, {"COMMA": -0.1}):
+        with pytest.raises(ValueError, match="give a number from 0 to 1"):
+            S(thresholds=bad)
+        with pytest.raises(ValueError, match="give a number from 0 to 1"):
+            S().replace(margins=bad)
 
 
 def test_an_open_end_is_not_closed(nlp):
@@ -157,4 +163,4 @@ def test_settings_replace_only_what_is_given():
     assert settings.replace(keep_existing=None, add_marks=False) == S(thresholds={"COMMA": 0.4}, keep_existing=True,
                                                                       add_marks=False)
     with pytest.raises(ValueError, match="--threshold COMMA=1.5"):
-        S(thresholds={"COMMA": 1.5}).check(LABELS, ("--threshold", "--margin"))
+        check_settings(LABELS, {"COMMA": 1.5}, None, ("--threshold", "--margin"))

@@ -105,9 +105,8 @@ def test_thresholds(trained):
     assert "," in trained(text).text
     pipe.settings = pipe.settings.replace(thresholds={"COMMA": 1.0})
     assert "," not in trained(text).text
-    pipe.settings = pipe.settings.replace(thresholds={"COMMA": 1.01})  # not a probability
     with pytest.raises(ValueError, match="give a number from 0 to 1"):
-        trained(text)
+        pipe.settings.replace(thresholds={"COMMA": 1.01})  # not a probability: refused at once
     pipe.settings = pipe.settings.replace(thresholds={"TILDE": 0.5})
     with pytest.raises(ValueError, match="unknown labels"):
         trained(text)

@@ -110,3 +110,13 @@ def test_a_gzip_file_cut_short_gives_its_lines_and_names_the_problem(tmp_path):
     assert reader.error.startswith(f"{path} breaks off")
     with pytest.raises(InputError, match="breaks off"):
         read_text(path)
+
+
+def test_a_gzip_file_cut_inside_its_first_block_is_an_input_error(tmp_path):
+    import gzip
+
+    data = gzip.compress(b"so how was the trip\n" * 10, mtime=0)
+    path = tmp_path / "cut.txt.gz"
+    path.write_bytes(data[:20])
+    with pytest.raises(InputError, match="breaks off before its first line"):
+        open_text(path)

@@ -10,7 +10,7 @@ from spacy.language import Language
 
 from .. import textio
 from ..collector import freeze_loaded_objects
-from ..decode import DecisionSettings
+from ..decode import DecisionSettings, check_settings
 from ..pipelines import PipelineError, find_punctuator, load_pipeline
 from ..threads import set_threads
 
@@ -67,13 +67,12 @@ def decision_settings(nlp: Language, keep_existing: Optional[bool] = None, thres
     """The pipeline's decision settings with those given on the command line."""
     try:
         pipe = find_punctuator(nlp)[1]
+        given_thresholds = parse_settings(thresholds, "--threshold") if thresholds else None
+        given_margins = parse_settings(margins, "--margin") if margins else None
+        check_settings(pipe.label_set, given_thresholds, given_margins, ("--threshold", "--margin"))
         settings = pipe.settings.replace(
-            keep_existing=keep_existing,
-            add_marks=add_marks,
-            thresholds=parse_settings(thresholds, "--threshold") if thresholds else None,
-            margins=parse_settings(margins, "--margin") if margins else None,
+            keep_existing=keep_existing, add_marks=add_marks, thresholds=given_thresholds, margins=given_margins
         )
-        settings.check(pipe.label_set, ("--threshold", "--margin"))
     except (PipelineError, ValueError) as e:
         fail(str(e))
     return settings

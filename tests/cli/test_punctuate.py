@@ -46,3 +46,13 @@ def test_a_full_disk_is_one_line(model, tmp_path):
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [
         "Error: cannot write /dev/full: No space left on device. The output written before it is kept."]
+
+
+def test_a_gzip_file_cut_in_its_first_block_is_named(model, tmp_path):
+    import gzip
+
+    path = tmp_path / "in.txt.gz"
+    path.write_bytes(gzip.compress(b"so how was the trip\n" * 10, mtime=0)[:20])
+    result = runner.invoke(app, ["punctuate", model, str(path)])
+    assert result.exit_code == 1
+    assert "breaks off before its first line" in result.output and "Aborted" not in result.output
