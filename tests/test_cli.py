@@ -589,3 +589,11 @@ def test_train_names_a_missing_corpus_and_writes_nothing(tmp_path):
                                  "--paths.dev", str(tmp_path)])
     assert result.exit_code == 1 and f"--paths.train {tmp_path / 'nope'} does not exist" in result.output
     assert not out.exists()
+
+
+def test_help_never_cuts_option_names_on_a_narrow_terminal():
+    for command in ("punctuate", "stream", "evaluate", "convert"):
+        result = runner.invoke(app, [command, "--help"], terminal_width=80, env={"COLUMNS": "80"})
+        assert result.exit_code == 0
+        assert "…" not in result.output
+    assert "--replace-existing" in runner.invoke(app, ["punctuate", "--help"], env={"COLUMNS": "80"}).output

@@ -18,6 +18,8 @@ app = typer.Typer(
     help="Punctuation restoration with spaCy.",
     no_args_is_help=True,
     context_settings={"max_content_width": 120},
+    # plain help: Rich's tables cut long option names on narrow terminals (--replace-exist…)
+    rich_markup_mode=None,
 )
 
 
