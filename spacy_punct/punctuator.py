@@ -311,4 +311,6 @@ class Punctuator(TrainablePipe):
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         validate_examples(examples, "Punctuator.score")
+        if self.scorer is None:  # `scorer = null`, as spaCy's own pipes allow
+            return {}
         return self.scorer(examples, labels=self.labels, **kwargs)

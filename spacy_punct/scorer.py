@@ -6,6 +6,7 @@ Marks are aligned by the word they follow (see `align`): the predicted Doc may
 be the input Doc annotated in place or the rewritten Doc, and may be tokenised
 differently from the reference: the scores are the same.
 """
+import warnings
 from typing import Any, Callable, Dict, Iterable, Sequence
 
 import numpy
@@ -40,10 +41,11 @@ def score_punctuation(
     substitutions = deletions = insertions = n_gold = 0
     n_examples = n_words = 0
     examples = list(examples)
-    _check_bare_input(examples, label_set)
+    problem = _input_had_the_marks(examples, label_set)
+    if problem:
+        warnings.warn(problem, UnscorableWarning)
+        return {key: None for key in _KEYS}
     for example in examples:
-        n_examples += 1
-        n_words += sum(end is not None for end in word_offsets(example.reference)[1])
         gold_text, gold_classes = doc_classes(example.reference, label_set)
         pred_text, pred_classes = doc_classes(example.predicted, label_set)
         unknown = {end for end, index in gold_classes.items() if index < 0}  # context-only words
@@ -53,10 +55,14 @@ def score_punctuation(
         gold = {end: labels[index] for end, index in gold_classes.items()}
         pred = {end: labels[index] for end, index in pred_classes.items()}
         if gold_text != pred_text:
-            raise ValueError(
-                "The predicted and reference words differ, so their punctuation "
-                f"cannot be compared: {pred_text[:60]!r} vs {gold_text[:60]!r}."
+            warnings.warn(
+                "The predicted and reference words differ, so their punctuation cannot be compared: "
+                f"{pred_text[:60]!r} vs {gold_text[:60]!r}; the example is left out of the scores.",
+                UnscorableWarning,
             )
+            continue
+        n_examples += 1
+        n_words += sum(end is not None for end in word_offsets(example.reference)[1])
         n_gold += len(gold)
         for offset in gold.keys() | pred.keys():
             confusion[gold.get(offset, EMPTY)][pred.get(offset, EMPTY)] += 1
@@ -102,20 +108,27 @@ def score_punctuation(
     }
 
 
-def _check_bare_input(examples: Sequence[Example], label_set: LabelSet) -> None:
-    """Raise when the input already had most of the natural references' marks:
-    `spacy evaluate` and spaCy's `Corpus` read each doc's own text as the
-    input, which leaves nothing to restore."""
+class UnscorableWarning(UserWarning):
+    """Examples that a scorer cannot score: inside spaCy's loops (nlp.evaluate,
+    spacy train) it gives no scores for them rather than raising."""
+
+
+def _input_had_the_marks(examples: Sequence[Example], label_set: LabelSet) -> str:
+    """Why there is nothing to score where the input already had most of the
+    natural references' marks (`spacy evaluate` and spaCy's `Corpus` read each
+    doc's own text as the input; data for another component, such as NER
+    data), else ""."""
     natural = [eg for eg in examples if is_natural_text(eg.reference)]
     n_reference = sum(input_mark_count(eg.reference, label_set) for eg in natural)
     n_input = sum(input_mark_count(eg.predicted, label_set) for eg in natural)
     if n_reference and n_input >= n_reference / 2:
-        raise ValueError(
-            f"The input already had {n_input} of the reference's {n_reference} marks (spacy evaluate "
-            "reads each doc's own text as the input): there was nothing to restore. Score bare input: "
-            "spacy-punct evaluate PIPELINE DATA, PunctCorpus as the reader, or spacy evaluate on the "
-            "gold form written by spacy-punct strip DATA GOLD."
+        return (
+            f"No punctuation scores: the input already had {n_input} of the reference's {n_reference} marks "
+            "(spacy evaluate reads each doc's own text as the input), so there was nothing to restore. Score "
+            "bare input: spacy-punct evaluate PIPELINE DATA, PunctCorpus as the reader, or spacy evaluate on "
+            "the gold form written by spacy-punct strip DATA GOLD."
         )
+    return ""
 
 
 def _macro_f(scores: Iterable[PRFScore]) -> float:

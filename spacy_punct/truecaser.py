@@ -176,6 +176,8 @@ class Truecaser(TrainablePipe):
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         validate_examples(examples, "Truecaser.score")
+        if self.scorer is None:  # `scorer = null`, as spaCy's own pipes allow
+            return {}
         return self.scorer(examples, **kwargs)
 
 

@@ -3,7 +3,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_punct.rewrite import rewrite_doc
-from spacy_punct.scorer import score_punctuation
+from spacy_punct.scorer import UnscorableWarning, score_punctuation
 
 from .conftest import gold
 
@@ -58,11 +58,50 @@ def test_label_set_decides_classes(nlp):
     assert score_punctuation([eg], labels=labels)["punct_per_type"]["EXCLAMATION"]["p"] == 0.5
 
 
-def test_mismatched_words_are_an_error(nlp):
+def test_mismatched_words_are_left_out_with_a_warning(nlp):
     reference = gold(nlp.vocab, ["a", "b"], ["", "."])
     predicted = Doc(nlp.vocab, words=["a", "c"])
-    with pytest.raises(ValueError, match="differ"):
-        score_punctuation([Example(predicted, reference)])
+    with pytest.warns(UnscorableWarning, match="differ"):
+        assert score_punctuation([Example(predicted, reference)])["punct_f"] is None
+    good = _example(nlp, ["a", "b"], ["", "."], ["", "."])
+    with pytest.warns(UnscorableWarning):
+        assert score_punctuation([Example(predicted, reference), good])["punct_f"] == 1.0
+
+
+def test_a_punctuator_and_ner_pipeline_is_scored_on_ner_data(trained):
+    """nlp.evaluate on NER data (natural punctuated input, entities) raised in the punctuation scorer."""
+    import spacy
+    from spacy.tokens import Span
+
+    nlp = spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_punct.Tokenizer.v1"}}})
+    nlp.add_pipe("tok2vec", source=trained)
+    nlp.add_pipe("punctuator", source=trained)
+    # the input's marks kept (case only), so that spaCy can align the NER predictions with the reference
+    nlp.get_pipe("punctuator").settings = nlp.get_pipe("punctuator").settings.replace(add_marks=False)
+    nlp.add_pipe("ner")
+    doc = nlp.make_doc("Anna went to Paris. She liked it.")
+    doc.ents = [Span(doc, 0, 1, label="PERSON"), Span(doc, 3, 4, label="GPE")]
+    examples = [Example(nlp.make_doc(doc.text), doc)]
+    nlp.get_pipe("ner").initialize(lambda: examples, nlp=nlp)
+    with pytest.warns(UnscorableWarning):
+        scores = nlp.evaluate(examples)
+    assert scores["punct_f"] is None and "ents_f" in scores
+
+
+def test_scorer_null_is_honoured(trained):
+    import spacy
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("punctuator", source=trained)
+    nlp.get_pipe("punctuator").scorer = None
+    reference = gold(nlp.vocab, ["a", "b"], ["", "."])
+    assert nlp.get_pipe("punctuator").score([Example(nlp.make_doc("a b"), reference)]) == {}
+    config = {"scorer": None}
+    blank = spacy.blank("en")
+    pipe = blank.add_pipe("punctuator", config=config)
+    assert pipe.score([]) == {}
+    case = blank.add_pipe("truecaser", config={"scorer": None})
+    assert case.score([]) == {}
 
 
 def test_macro_f_leaves_out_absent_classes(nlp):
