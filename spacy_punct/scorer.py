@@ -181,6 +181,11 @@ def score_case(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
     per_class = {label: PRFScore() for label in CASE_LABELS}
     scores = {part: PRFScore() for part in ("all", "initial", "inner")}
     n_docs = 0
+    examples = list(examples)
+    problem = _input_had_the_case(examples)
+    if problem:
+        warnings.warn(problem, UnscorableWarning)
+        return {key: None for key in _CASE_KEYS}
     for example in examples:
         gold = cased_word_texts(example.reference)
         if not gold:
@@ -216,6 +221,31 @@ def score_case(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         "case_inner_f": scores["inner"].fscore,
         "case_per_type": {label: s.to_dict() for label, s in per_class.items()},
     }
+
+
+def _input_had_the_case(examples: Sequence[Example]) -> str:
+    """Why there is no case to score where the input already had most of the
+    references' capitals (spacy evaluate reads each doc's own text, cased, as
+    the input), else ""."""
+    n_reference = n_input = 0
+    for example in examples:
+        predicted = example.predicted
+        if predicted._.source_text is not None:  # rewritten: its input text
+            words = predicted._.source_text.split()
+        elif any(token._.truecase is not None for token in predicted):  # cased in place: its tokens are the input
+            words = [token.text for token in predicted]
+        else:  # the words as predicted: no input to look at
+            continue
+        n_reference += sum(text != text.lower() for text in cased_word_texts(example.reference).values())
+        n_input += sum(word != word.lower() for word in words)
+    if n_reference and n_input >= n_reference / 2:
+        return (
+            f"No case scores: the input already had {n_input} capitalised words against the reference's "
+            f"{n_reference} (spacy evaluate reads each doc's own text, cased, as the input), so there was no case "
+            "to restore. Score lower-case input: spacy-punct evaluate PIPELINE DATA, or spacy evaluate on the "
+            "gold form written by spacy-punct strip DATA GOLD."
+        )
+    return ""
 
 
 @registry.scorers("spacy_punct.case_scorer.v1")

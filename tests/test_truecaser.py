@@ -297,3 +297,17 @@ def test_evaluate_on_punctuated_input_scores_the_truecaser_on_it(cased, tmp_path
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0 and "with input-marks\nThe input has" in result.output, result.output
     assert json.loads((tmp_path / "m" / "cased.input-marks.json").read_text())["case_f"] == 1.0
+
+
+def test_cased_input_gets_no_case_scores_and_lower_case_input_does(cased):
+    """spacy evaluate feeds the cased gold form as the input: the case was there already."""
+    from spacy_punct.scorer import UnscorableWarning
+    from spacy_punct.word_records import strip_docs
+
+    references = [cased.make_doc(text) for text in CASED]
+    gold = list(strip_docs(references, lowercase=False))  # what spacy-punct strip --keep-case writes
+    with pytest.warns(UnscorableWarning, match="already had .* capitalised words"):
+        scores = score_case([Example(cased(doc.text), ref) for doc, ref in zip(gold, references)])
+    assert scores["case_f"] is None
+    bare = [Example(cased(_bare(text)), ref) for text, ref in zip(CASED, references)]
+    assert score_case(bare)["case_f"] > 0.5
