@@ -51,6 +51,8 @@ def build_wheel(name: str, dest: Path) -> Path:
     info = f"{pipeline}-{__version__}.dist-info"
     files = {
         f"{pipeline}/__init__.py": _INIT.format(name=pipeline),
+        # `spacy info NAME` reads the meta of the package's folder, as in spaCy's own packages
+        f"{pipeline}/meta.json": (BUNDLED_DIR / pipeline / "meta.json").read_text(encoding="utf8"),
         f"{info}/METADATA": (
             f"Metadata-Version: 2.1\nName: {pipeline}\nVersion: {__version__}\n"
             f"Summary: The spacy-punct pipeline {pipeline}, bundled inside spacy-punct\n"

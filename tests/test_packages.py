@@ -24,7 +24,8 @@ def test_the_wheel_is_a_thin_package_with_a_spacy_models_entry_point(tmp_path):
     assert "en_punct_sm/__init__.py" in names
     assert "[spacy_models]\nen_punct_sm = en_punct_sm" in entry_points
     assert all(name in record for name in names)
-    assert wheel.stat().st_size < 2000  # the pipeline's data stays inside spacy_punct
+    assert "en_punct_sm/meta.json" in names  # what spacy info reads
+    assert wheel.stat().st_size < 4000  # the pipeline's data stays inside spacy_punct
 
 
 def test_an_installed_bundled_pipeline_loads_by_name_and_is_listed(tmp_path):
@@ -38,6 +39,9 @@ def test_an_installed_bundled_pipeline_loads_by_name_and_is_listed(tmp_path):
     models, text = done.stdout.splitlines()
     assert "en_punct_sm" in models
     assert text.startswith("So how was the trip")
+    info = subprocess.run([sys.executable, "-m", "spacy", "info", "en_punct_sm"], env=env, capture_output=True, text=True)
+    assert info.returncode == 0, info.stderr
+    assert "en_punct_sm" in info.stdout and "punctuator" in info.stdout
 
 
 def test_the_install_command_names_the_bundled_pipelines_on_a_wrong_name():
