@@ -118,8 +118,14 @@ def format_cue(cue: Cue, kind: str) -> str:
     if kind == "srt":
         return f"{cue.index}\n{timestamp(cue.start, ',')} --> {timestamp(cue.end, ',')}\n{cue.text}\n\n"
     if kind == "vtt":
-        return f"{cue.index}\n{timestamp(cue.start, '.')} --> {timestamp(cue.end, '.')}\n{cue.text}\n\n"
+        return f"{cue.index}\n{timestamp(cue.start, '.')} --> {timestamp(cue.end, '.')}\n{vtt_escape(cue.text)}\n\n"
     raise ValueError(f"Unknown caption format {kind!r}; choose one of {', '.join(CAPTION_FORMATS)}.")
+
+
+def vtt_escape(text: str) -> str:
+    """Cue text as WebVTT reads it back: `&`, `<` and `>` as character
+    references (a recogniser's `<unk>` is not a tag; no `-->` in a cue)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def caption_header(kind: str) -> str:

@@ -63,3 +63,17 @@ def test_doc_caption_words_keep_marks_with_their_words():
 def test_cue_builder_checks_its_limits():
     with pytest.raises(ValueError, match="max_chars"):
         CueBuilder(max_chars=0)
+
+
+def test_vtt_cue_text_is_escaped_and_reads_back_as_written():
+    import html
+
+    from spacy_punct.captions import Cue
+
+    text = "the <unk> said a & b --> c"
+    cue = Cue(1, 0.0, 1.0, text)
+    block = format_cue(cue, "vtt")
+    line = block.split("\n")[2]
+    assert "<" not in line and "-->" not in line
+    assert html.unescape(line) == text  # a WebVTT reader's character references give the words back
+    assert format_cue(cue, "srt").split("\n")[2] == text
