@@ -75,3 +75,38 @@ def test_pipeline_saved_by_version_0_1_0_gives_the_same_output():
         assert doc.text == case["text"]
         assert [sent.text for sent in doc.sents] == case["sentences"]
         numpy.testing.assert_allclose(doc._.punct_probs, numpy.array(case["probs"], dtype="f"), atol=1e-6)
+
+
+def test_the_bundled_pipelines_pickle_after_use():
+    """en_punct_trf's layers had closures as forwards (the piece limit, autocast, the int8
+    ReLU layers) and its int8 layers a weak reference: it could not be pickled."""
+    from spacy_punct import load_pipeline
+
+    text = "so how was the trip it was long but we saw the coast"
+    for name in ("en_punct_trf", "en_punct_sm"):
+        nlp = load_pipeline(name)
+        before = nlp(text).text
+        assert pickle.loads(pickle.dumps(nlp))(text).text == before
+
+
+SPAWNED = """
+import multiprocessing, sys
+from spacy_punct import load_pipeline
+if __name__ == "__main__":
+    multiprocessing.set_start_method("spawn", force=True)
+    nlp = load_pipeline("en_punct_trf")
+    texts = ["so how was the trip it was long", "where did you stay", "we saw the coast it was fine"] * 2
+    alone = [nlp(text).text for text in texts]
+    print(alone == [doc.text for doc in nlp.pipe(texts, n_process=2, batch_size=2)])
+"""
+
+
+def test_n_process_under_the_spawn_start_method(tmp_path):
+    import subprocess
+    import sys
+
+    script = tmp_path / "spawned.py"
+    script.write_text(SPAWNED, encoding="utf8")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "True"

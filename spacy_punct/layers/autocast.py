@@ -108,19 +108,22 @@ def autocast_layer(layer: Model, dtype: Any) -> None:
     `attrs["cpu_autocast"]` holds the dtype; setting it to None (as the
     int8 quantizer does while quantized) runs the layer in float32."""
     layer.attrs["cpu_autocast"] = dtype
-    inner = layer._func
+    if layer._func is not _autocast_forward:
+        layer.attrs["autocast_inner"] = layer._func
+        layer._func = _autocast_forward
 
-    def forward(model: Model, X: Any, is_train: bool) -> Tuple[Any, Callable]:
-        import torch
 
-        dtype = model.attrs.get("cpu_autocast")
-        if dtype is None:
-            return inner(model, X, is_train)
-        with torch.autocast("cpu", dtype=dtype):
-            Y, backprop = inner(model, X, is_train)
-        for key, value in list(Y.items()):
-            if torch.is_tensor(value) and value.is_floating_point() and value.dtype != torch.float32:
-                Y[key] = value.float()
-        return Y, backprop
+def _autocast_forward(model: Model, X: Any, is_train: bool) -> Tuple[Any, Callable]:
+    # module-level, its state in attrs, so that the pipeline pickles (nlp.pipe(n_process=...) under spawn)
+    import torch
 
-    layer._func = forward
+    inner = model.attrs["autocast_inner"]
+    dtype = model.attrs.get("cpu_autocast")
+    if dtype is None:
+        return inner(model, X, is_train)
+    with torch.autocast("cpu", dtype=dtype):
+        Y, backprop = inner(model, X, is_train)
+    for key, value in list(Y.items()):
+        if torch.is_tensor(value) and value.is_floating_point() and value.dtype != torch.float32:
+            Y[key] = value.float()
+    return Y, backprop

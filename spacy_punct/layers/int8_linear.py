@@ -44,6 +44,10 @@ class SharedInputs:
         self._last = (weakref.ref(x), x._version, quantized, scale)
         return quantized, scale
 
+    def __getstate__(self) -> dict:
+        # a cache of one input: a copy (nlp.pipe(n_process=...) under spawn) starts without it
+        return {"_last": None}
+
 
 class TokenInt8Linear(torch.nn.Module):
     """A `torch.nn.Linear` in int8: weights with one scale per output channel,

@@ -22,7 +22,8 @@ def int8_relu_forward(layer: Model) -> Optional[Forward]:
     """A forward for the `Relu` layer `layer` that computes its product in
     int8 from the layer's weights as they are now, at inference on numpy
     arrays (in training and on other arrays, the layer's own forward); None
-    where the layer has no weights on the CPU yet."""
+    where the layer has no weights on the CPU yet. The int8 product and the
+    layer's own forward wait in the layer's attrs, so that it pickles."""
     if not (layer.has_param("W") and layer.has_param("b")):
         return None
     W, b = layer.get_param("W"), layer.get_param("b")
@@ -32,17 +33,18 @@ def int8_relu_forward(layer: Model) -> Optional[Forward]:
     with torch.no_grad():
         linear.weight.copy_(torch.from_numpy(W))
         linear.bias.copy_(torch.from_numpy(b))
-    int8 = TokenInt8Linear(linear)
-    own = layer._func
+    layer.attrs["int8_linear"] = TokenInt8Linear(linear)
+    if layer._func is not _int8_relu:
+        layer.attrs["float_forward"] = layer._func
+    return _int8_relu
 
-    def forward(model: Model, X: Floats2d, is_train: bool) -> Tuple[Floats2d, Callable]:
-        if is_train or not isinstance(X, numpy.ndarray):
-            return own(model, X, is_train)
-        with torch.no_grad():
-            Y = torch.relu_(int8(torch.from_numpy(numpy.ascontiguousarray(X, dtype="float32"))))
-        return Y.numpy(), _no_backprop
 
-    return forward
+def _int8_relu(model: Model, X: Floats2d, is_train: bool) -> Tuple[Floats2d, Callable]:
+    if is_train or not isinstance(X, numpy.ndarray):
+        return model.attrs["float_forward"](model, X, is_train)
+    with torch.no_grad():
+        Y = torch.relu_(model.attrs["int8_linear"](torch.from_numpy(numpy.ascontiguousarray(X, dtype="float32"))))
+    return Y.numpy(), _no_backprop
 
 
 def _no_backprop(dY: Floats2d) -> Floats2d:

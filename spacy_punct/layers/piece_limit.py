@@ -24,24 +24,37 @@ PieceCounter = Callable[[List[str]], List[int]]
 def limit_window_pieces(model: Model) -> None:
     """Make the spacy-transformers `TransformerModel` `model` split any
     window over its tokenizer's `model_max_length` instead of cutting it."""
-    inner = model._func
+    if model._func is not _piece_limited_forward:
+        model.attrs["piece_limit_inner"] = model._func
+        model._func = _piece_limited_forward
 
-    def forward(model: Model, docs: List[Any], is_train: bool) -> Tuple[Any, Callable]:
-        output, backprop = inner(model, docs, is_train)
-        limit = model.tokenizer.model_max_length
-        if output.wordpieces.input_ids.shape[1] < limit:
-            return output, backprop
-        get_spans = model.attrs["get_spans"]
-        fitted = fit_windows(get_spans(docs), piece_counter(model.tokenizer), limit)
-        if fitted is None:
-            return output, backprop
-        model.attrs["get_spans"] = lambda _docs: fitted
-        try:
-            return inner(model, docs, is_train)
-        finally:
-            model.attrs["get_spans"] = get_spans
 
-    model._func = forward
+def _piece_limited_forward(model: Model, docs: List[Any], is_train: bool) -> Tuple[Any, Callable]:
+    # module-level, its state in attrs, so that the pipeline pickles
+    inner = model.attrs["piece_limit_inner"]
+    output, backprop = inner(model, docs, is_train)
+    limit = model.tokenizer.model_max_length
+    if output.wordpieces.input_ids.shape[1] < limit:
+        return output, backprop
+    get_spans = model.attrs["get_spans"]
+    fitted = fit_windows(get_spans(docs), piece_counter(model.tokenizer), limit)
+    if fitted is None:
+        return output, backprop
+    model.attrs["get_spans"] = _FittedSpans(fitted)
+    try:
+        return inner(model, docs, is_train)
+    finally:
+        model.attrs["get_spans"] = get_spans
+
+
+class _FittedSpans:
+    """The windows of one batch, already fitted to the encoder's limit."""
+
+    def __init__(self, spans: Any) -> None:
+        self.spans = spans
+
+    def __call__(self, docs: Any) -> Any:
+        return self.spans
 
 
 def piece_counter(tokenizer: Any) -> PieceCounter:
