@@ -16,6 +16,10 @@ register_extensions()
 
 # texts longer than this many characters are punctuated in pieces
 LONG_TEXT_CHARS = 100_000
+# a batch is run once it holds this many tokens, whatever its number of texts: the
+# annotations of a whole batch (a transformer's outputs) are held at once, so the
+# memory a batch takes is bounded by its tokens, not by `batch_size`
+BATCH_TOKENS = 8_192
 # a piece: this many tokens, read with this many tokens of context on each side
 PIECE_TOKENS = 5_000
 CONTEXT_TOKENS = 200
@@ -56,7 +60,9 @@ def punctuate_parts(
     settings: Optional[DecisionSettings] = None,
 ) -> Iterator[Tuple[Doc, Any, Union[str, Doc], bool]]:
     """Like `punctuate_docs`, but a long text comes as the punctuated docs of
-    its pieces (see `punctuate_pieces`), as they are done: yields (doc,
+    its pieces (see `punctuate_pieces`), as they are done; a batch ends at
+    `batch_size` texts or `BATCH_TOKENS` tokens, so memory stays bounded
+    whatever the batch size: yields (doc,
     context, item, whether this is the item's last part). A pipeline whose
     punctuator annotates in place without a `punct_rewriter` after it has its
     docs rewritten here. An error reading `items` comes after the results of
@@ -65,6 +71,7 @@ def punctuate_parts(
         raise ValueError(f"batch_size must be at least 1, not {batch_size}.")
     cfg = settings_cfg(nlp, settings)
     batch: List[Tuple[Doc, Any]] = []
+    n_tokens = 0
     items = iter(items)
     while True:
         try:
@@ -76,7 +83,7 @@ def punctuate_parts(
             raise
         if isinstance(item, str) and len(item) > LONG_TEXT_CHARS:
             yield from _run(nlp, batch, batch_size, cfg)
-            batch = []
+            batch, n_tokens = [], 0
             pieces = punctuate_pieces(nlp, item, settings=settings)
             piece = next(pieces)
             for following in pieces:
@@ -86,9 +93,10 @@ def punctuate_parts(
             continue
         doc = nlp.make_doc(item) if isinstance(item, str) else item
         batch.append((doc, (context, item)))
-        if len(batch) >= batch_size:
+        n_tokens += len(doc)
+        if len(batch) >= batch_size or n_tokens >= BATCH_TOKENS:
             yield from _run(nlp, batch, batch_size, cfg)
-            batch = []
+            batch, n_tokens = [], 0
     yield from _run(nlp, batch, batch_size, cfg)
 
 
