@@ -58,8 +58,9 @@ def test_a_batch_ends_at_its_token_budget_whatever_the_batch_size(trained, monke
     pipe = trained.pipe
 
     def counting_pipe(items, **kwargs):
-        items = list(items)
-        sizes.append(sum(len(doc) for doc, _ in items))
+        if kwargs.get("as_tuples"):  # spaCy's own pipe calls itself again without them
+            items = list(items)
+            sizes.append(sum(len(doc) for doc, _ in items))
         return pipe(items, **kwargs)
 
     monkeypatch.setattr(trained, "pipe", counting_pipe)
