@@ -31,6 +31,8 @@ case $lang in
     gum=$assets/english_gum
     train_and_dev en "$src/train2012" "$src/dev2012" "$out/train/iwslt.spacy"
     convert tokens "$src/test2011" "$out/eval/test2011.spacy" --lang en
+    # single utterances and tag questions, written for this project
+    convert text benchmarks/data/short_utterances_en.txt "$out/eval/short_utterances.spacy" --lang en --blocks
     if [ -f "$src/test2011asr" ]; then
       convert tokens "$src/test2011asr" "$out/eval/test2011asr.spacy" --lang en
     fi
