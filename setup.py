@@ -12,32 +12,44 @@ setup(
     long_description=(Path(__file__).parent / "README.md").read_text(encoding="utf8"),
     long_description_content_type="text/markdown",
     author="The spacy-punct developers",
-    # the code; each bundled pipeline states its own licence (meta.json, MODEL_CARD.md)
-    license="MIT",
+    # the code is MIT; the bundled pipelines learned from TED talks and GUM and are
+    # CC BY-NC-SA 4.0 (each states its sources in meta.json and MODEL_CARD.md)
+    license="MIT (code); CC BY-NC-SA 4.0 (the bundled pipelines in spacy_punct/models)",
     license_files=["LICENSE"],
     classifiers=[
         "License :: OSI Approved :: MIT License",
         "Programming Language :: Python :: 3",
+        "Programming Language :: Python :: 3 :: Only",
+        "Programming Language :: Python :: 3.10",
+        "Programming Language :: Python :: 3.11",
+        "Programming Language :: Python :: 3.12",
         "Topic :: Text Processing :: Linguistic",
         "Typing :: Typed",
     ],
     packages=find_packages(include=["spacy_punct", "spacy_punct.*"]),
     # the bundled pipelines (spacy_punct/models/<name>/): loaded by name, e.g. "en"
     package_data={"spacy_punct": ["py.typed", "models/*/*", "models/*/*/*"]},
-    python_requires=">=3.9",
+    # the README's torch (2.13) installs on Python 3.10 and later; the suite runs on 3.11 and 3.12
+    python_requires=">=3.10",
     install_requires=[
         "spacy>=3.7,<3.9",
         "spacy-transformers>=1.3,<1.5",
         "thinc>=8.2,<8.4",
-        "torch>=1.12",
-        "typer>=0.9",
+        # torch.func (2.0) and torch._int_mm on the CPU (2.3)
+        "torch>=2.3",
+        # the command line; typer 0.29 is what the suite runs on, spaCy itself imports typer too
+        "typer>=0.9,<0.30",
         "threadpoolctl>=3",
         "numpy",
+        "srsly>=2.4,<3",
+        "catalogue>=2.0.6,<2.1",
+        "tqdm>=4.38",
     ],
     extras_require={
         "test": ["pytest>=7", "tokenizers", "transformers"],
         "benchmark": ["matplotlib", "tokenizers", "transformers"],
-        "ray": ["ray[data]>=2.9", "pandas", "pyarrow"],
+        # distributed.py reads some of Ray Data's inner workings: the Ray 2 line only
+        "ray": ["ray[data]>=2.9,<3", "pandas", "pyarrow"],
     },
     entry_points={
         "spacy_factories": [

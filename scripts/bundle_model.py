@@ -132,6 +132,9 @@ def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]
     print(f"Bundled {model} as {output} ({size / 1e6:.1f} MB)")
 
 
+SPACY_VERSIONS = ">=3.7.0,<3.9.0"
+
+
 def write_card(output: Path, metrics: Path, description: str, about: str, threads: int, iwslt: str) -> None:
     """Write the bundled pipeline's meta.json and MODEL_CARD.md, with the scores
     in `metrics` (spacy-punct evaluate's JSON files, of this pipeline)."""
@@ -149,6 +152,8 @@ def write_card(output: Path, metrics: Path, description: str, about: str, thread
         sources=[{**source, "name": source["name"].format(iwslt=iwslt)} for source in SOURCES]
         + ([ENCODER] if "transformer" in meta["pipeline"] else []),
         performance=performance(metrics),
+        # the spaCy versions spacy-punct supports (setup.py), not only the one that saved it
+        spacy_version=SPACY_VERSIONS,
         speed_threads=threads,
         spacy_punct_version=__version__,
     )
