@@ -32,9 +32,10 @@ setup(
     # the README's torch (2.13) installs on Python 3.10 and later; the suite runs on 3.11 and 3.12
     python_requires=">=3.10",
     install_requires=[
-        "spacy>=3.7,<3.9",
+        # the spaCy the suite runs on (3.8.18); spaCy 3.7 failed to import beside typer 0.29
+        "spacy>=3.8.2,<3.9",
         "spacy-transformers>=1.3,<1.5",
-        "thinc>=8.2,<8.4",
+        "thinc>=8.3,<8.4",
         # torch.func (2.0) and torch._int_mm on the CPU (2.3)
         "torch>=2.3",
         # the command line; typer 0.29 is what the suite runs on, spaCy itself imports typer too

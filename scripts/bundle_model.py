@@ -132,7 +132,7 @@ def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]
     print(f"Bundled {model} as {output} ({size / 1e6:.1f} MB)")
 
 
-SPACY_VERSIONS = ">=3.7.0,<3.9.0"
+SPACY_VERSIONS = ">=3.8.2,<3.9.0"
 
 
 def write_card(output: Path, metrics: Path, description: str, about: str, threads: int, iwslt: str) -> None:
