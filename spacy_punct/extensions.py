@@ -112,9 +112,28 @@ def set_token_extension_values(doc: Doc, offset: int, values: Dict[str, Any]) ->
         user_data[("._.", name, offset, None)] = value
 
 
+# doc attributes whose values index the input's tokens: not carried to a rewritten doc
+# (a transformer's windows and vectors)
+INPUT_BOUND_DOC_ATTRS = frozenset({"trf_data"})
+
+
 def copy_doc_extension_values(source: Doc, target: Doc) -> None:
-    """Copy the values of custom doc attributes (`doc._.utt_id`) to another doc."""
+    """Copy the values of custom doc attributes (`doc._.utt_id`) and every
+    other key a user put in `doc.user_data` to another doc."""
     for key, value in source.user_data.items():
-        if isinstance(key, tuple) and len(key) == 4 and key[0] == "._." and key[2] is None and key[3] is None:
-            if key[1] not in OWN_DOC_ATTRS:
-                target.user_data[key] = value
+        if not (isinstance(key, tuple) and len(key) == 4 and key[0] == "._."):
+            target.user_data[key] = value  # the user's own keys
+        elif key[2] is None and key[3] is None and key[1] not in OWN_DOC_ATTRS and key[1] not in INPUT_BOUND_DOC_ATTRS:
+            target.user_data[key] = value
+
+
+def copy_span_extension_values(source: Doc, target: Doc, starts: Mapping[int, int], ends: Mapping[int, int]) -> None:
+    """Copy the values of custom span attributes (`span._.speaker`) to the
+    spans of `target` whose first and last characters `starts` and `ends`
+    map the source span's to (a span whose edge was dropped passes nothing on)."""
+    user_data = target.user_data
+    for key, value in source.user_data.items():
+        if isinstance(key, tuple) and len(key) == 4 and key[0] == "._." and key[2] is not None and key[3] is not None:
+            start, end = starts.get(key[2]), ends.get(key[3])
+            if start is not None and end is not None:
+                user_data[("._.", key[1], start, end)] = value

@@ -10,13 +10,19 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set
 
 import numpy
-from spacy.attrs import ENT_IOB, LEMMA, MORPH, POS, SENT_START, TAG
+from spacy.attrs import ENT_IOB, LEMMA, MORPH, NORM, POS, SENT_START, TAG
 from spacy.tokens import Doc, Span
 
 from .align import TokenTable, mark_slots, token_table
 from .casing import FIRST, FIXED, PART, WHOLE, always_capitalised, capitalise, case_roles, decapitalise, is_symbol, written_in_capitals
 from .decode import Decisions, sentence_starts
-from .extensions import copy_doc_extension_values, copy_token_extension_values, set_token_values, token_values
+from .extensions import (
+    copy_doc_extension_values,
+    copy_span_extension_values,
+    copy_token_extension_values,
+    set_token_values,
+    token_values,
+)
 from .labels import ends_sentence
 
 _CARRIED_ATTRS = [TAG, POS, MORPH, LEMMA]
@@ -174,11 +180,17 @@ def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
             new_index[source] = i
     kept = [i for i, source in enumerate(source_map) if source >= 0]
     if kept:
+        sources = [source_map[i] for i in kept]
         values = doc.to_array(_CARRIED_ATTRS)
         if values.any():  # a tagger, morphologizer or lemmatizer ran before
             full = new.to_array(_CARRIED_ATTRS)
-            full[kept] = values[[source_map[i] for i in kept]]
+            full[kept] = values[sources]
             new.from_array(_CARRIED_ATTRS, full)
+        # norms: where an earlier component or the tokenizer's exceptions set one (`'m` -> `am`)
+        norms, new_norms = doc.to_array(NORM)[sources], new.to_array(NORM)
+        if (norms != new_norms[kept]).any():
+            new_norms[kept] = norms
+            new.from_array([NORM], new_norms[:, None])
     offsets = _offsets(plan)
     set_token_values(new, "punct", offsets, plan.punct)
     probs = doc._.punct_probs
@@ -193,10 +205,12 @@ def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
     new._context = doc._context  # what nlp.pipe(..., as_tuples=True) passes along
     copy_doc_extension_values(doc, new)
     input_offsets = plan.input_offsets
-    copy_token_extension_values(
-        doc, new, {input_offsets[source]: offsets[i] for i, source in enumerate(source_map) if source >= 0},
-        skip=("punct",),
-    )
+    starts = {input_offsets[source]: offsets[i] for i, source in enumerate(source_map) if source >= 0}
+    copy_token_extension_values(doc, new, starts, skip=("punct",))
+    if any(isinstance(key, tuple) and len(key) == 4 and key[3] is not None for key in doc.user_data):
+        ends = {input_offsets[source] + len(doc[source]): offsets[i] + len(plan.words[i])
+                for i, source in enumerate(source_map) if source >= 0}
+        copy_span_extension_values(doc, new, starts, ends)
     if len(doc) and doc.to_array([ENT_IOB]).any():  # faster than has_annotation
         new.ents = _map_spans(doc.ents, new, new_index)
     for key, group in doc.spans.items():

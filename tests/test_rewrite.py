@@ -237,3 +237,29 @@ def test_a_hyphenated_word_takes_the_truecaser_s_capitals_whole_or_not_at_all(nl
 def test_a_sentence_start_leaves_versions_codes_and_sharp_s_alone(nlp):
     assert _truecased(nlp, "v2 is out. mp3 files", {}, {2: "."}).split()[::3] == ["v2", "mp3"]
     assert _truecased(nlp, "ßa ok", {}).startswith("ßa")
+
+
+def test_annotations_the_rewrite_does_not_own_are_carried(nlp):
+    """A norm set before the punctuator, span extension values and the user's own
+    user_data keys were dropped by the rewrite."""
+    if not Span.has_extension("speaker"):
+        Span.set_extension("speaker", default=None)
+    doc = _marked(nlp, "so how was the trip i'm fine", {4: "?", 7: "."})
+    doc[1].norm_ = "HOW"
+    turn = doc[0:5]
+    turn._.speaker = "A"
+    doc.spans["turns"] = [turn]
+    doc.user_data["session"] = 7
+    new = rewrite_doc(doc)
+    assert new.text == "So how was the trip? I'm fine."
+    assert new[1].norm_ == "HOW" and new[7].norm_ == "am"  # the tokenizer's own norm for 'm stays too
+    assert [(span.text, span._.speaker) for span in new.spans["turns"]] == [("So how was the trip", "A")]
+    assert new.user_data["session"] == 7
+
+
+def test_a_transformer_s_output_on_the_input_is_not_carried(nlp):
+    if not Doc.has_extension("trf_data"):
+        Doc.set_extension("trf_data", default=None)
+    doc = _marked(nlp, "so how was it", {3: "?"})
+    doc._.trf_data = "windows over the input's tokens"
+    assert rewrite_doc(doc)._.trf_data is None
