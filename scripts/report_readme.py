@@ -26,13 +26,38 @@ def _f1(performance: Dict[str, Dict[str, float]], test_set: str, key: str = "pun
     return "" if value is None else f"{100 * value:.1f}"
 
 
+# on a quiet machine more threads never read fewer words a second; a run whose
+# figures show less than this share of the one-thread speed was made on busy cores
+MIN_THREAD_GAIN = 0.8
+
+
+class ContendedMeasurement(ValueError):
+    """Speeds measured while other processes took the cores."""
+
+
 def speeds() -> Dict[int, Dict[str, float]]:
-    """Words/s by threads and pipeline name, from the benchmark files."""
+    """Words/s by threads and pipeline name, from the benchmark files;
+    refused where their own figures show that the cores were busy."""
     found: Dict[int, Dict[str, float]] = {}
     for path in sorted(SPEEDS.glob("speed-*.json")):
         run = json.loads(path.read_text(encoding="utf8"))
         found.setdefault(run["threads"], {}).update(run["words_per_second"])
+    check_contention(found)
     return found
+
+
+def check_contention(by_threads: Dict[int, Dict[str, float]]) -> None:
+    """Raise where a pipeline read fewer words a second with more threads."""
+    threads = sorted(by_threads)
+    for fewer, more in zip(threads, threads[1:]):
+        for name, speed in by_threads[more].items():
+            base = by_threads[fewer].get(name)
+            if base and speed < MIN_THREAD_GAIN * base:
+                raise ContendedMeasurement(
+                    f"{name} read {speed:,.0f} words/s with {more} threads against {base:,.0f} with {fewer}: "
+                    "the cores were busy during the benchmark. Measure again on a quiet machine "
+                    "(spacy project run report); the README's table was left as it was."
+                )
 
 
 def table() -> str:
@@ -60,7 +85,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="fail if the README's table is stale")
     args = parser.parse_args()
-    write_between(ROOT / "README.md", START, END, table(), args.check, "python scripts/report_readme.py")
+    try:
+        text = table()
+    except ContendedMeasurement as e:
+        raise SystemExit(f"Error: {e}") from None
+    write_between(ROOT / "README.md", START, END, text, args.check, "python scripts/report_readme.py")
 
 
 if __name__ == "__main__":

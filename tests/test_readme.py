@@ -28,3 +28,23 @@ def test_the_architectures_module_map_is_up_to_date():
     result = subprocess.run([sys.executable, str(ROOT / "scripts" / "module_map.py"), "--check"],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_speeds_measured_on_busy_cores_are_refused(tmp_path, monkeypatch):
+    """A busy machine's two threads at 0.10 of one thread went into the README's table."""
+    import json
+
+    import pytest
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import report_readme
+
+    for threads, speed in ((1, 11_439.0), (2, 1_144.0)):
+        (tmp_path / f"speed-{threads}.json").write_text(json.dumps(
+            {"threads": threads, "words_per_second": {"en_punct_trf": speed}}), encoding="utf8")
+    monkeypatch.setattr(report_readme, "SPEEDS", tmp_path)
+    with pytest.raises(report_readme.ContendedMeasurement, match="cores were busy"):
+        report_readme.speeds()
+    (tmp_path / "speed-2.json").write_text(json.dumps(
+        {"threads": 2, "words_per_second": {"en_punct_trf": 19_000.0}}), encoding="utf8")
+    assert report_readme.speeds()[2]["en_punct_trf"] == 19_000.0
