@@ -53,6 +53,15 @@ class CueBuilder:
             cues.append(self._cue())
         return cues
 
+    def close_with(self, mark: str) -> List[Cue]:
+        """Write `mark` onto the last word and end its cue there (a cue
+        already written stays as it is)."""
+        if not self._words:
+            return []
+        last = self._words[-1]
+        self._words[-1] = CaptionWord(last.text + mark, last.start, last.end, True)
+        return [self._cue()]
+
     def flush(self) -> List[Cue]:
         """The last cue, if words are left."""
         return [self._cue()] if self._words else []

@@ -62,7 +62,10 @@ class TextWriter(OutputWriter):
     def words(self, words: Iterable[Any]) -> str:
         parts = []
         for word in words:
-            if word.text:  # a word that was only a replaced mark writes nothing
+            if word.closes:  # the stream's closing mark, onto its last word
+                parts.append(word.text + "\n")
+                self.open_line = False
+            elif word.text:  # a word that was only a replaced mark writes nothing
                 parts.append((" " if self.open_line else "") + word.text + ("\n" if word.sentence_end else ""))
                 self.open_line = not word.sentence_end
         return "".join(parts)
@@ -101,6 +104,9 @@ class CaptionWriter(OutputWriter):
     def words(self, words: Iterable[Any]) -> str:
         found: List[Cue] = []
         for word in words:
+            if word.closes:
+                found.extend(self.cues.close_with(word.text))
+                continue
             if word.start is None:
                 raise RecordError(f"word {word.index + 1} ({word.word!r}) has no timings; captions need word timings.")
             found.extend(self.cues.add(CaptionWord(word.text, word.start, word.end, word.sentence_end)))

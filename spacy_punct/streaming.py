@@ -87,6 +87,9 @@ class CommittedWord:
     lookahead: int  # the words after it that the model had read
     start: Optional[float] = None
     end: Optional[float] = None
+    # a mark alone that closes the sentence of the word committed before it (at the end
+    # of a stream whose words were all committed at once: lookahead 0): written onto that word
+    closes: bool = False
 
 
 @dataclass
@@ -154,8 +157,27 @@ class Streamer:
         sentence where the pipeline closes texts (`close_last_sentence`);
         False where the words stop short (a stream cut by an error)."""
         if not self._pending:
-            return []
+            return self._closing() if close else []
         return self._commit(final=True, close=close)
+
+    def _closing(self) -> List[CommittedWord]:
+        """The closing mark of a stream whose last word was committed before
+        the stream ended (lookahead 0), where the pipeline closes texts and
+        that word ended no sentence."""
+        if not (self._left and self.settings.close_last_sentence):
+            return []
+        last = self._left[-1]
+        if last.marks and ends_sentence(next((m for m in reversed(last.marks) if m), "")):
+            return []
+        doc = self._doc(self._left)
+        _, probs = next(predict_probs(self.nlp, [doc], batch_size=1))
+        mark = decode(doc, probs, self.punctuator.label_set, self.settings, open_end=False).marks[-1]
+        if not ends_sentence(mark):
+            return []
+        if last.marks:
+            last.marks[-1] = mark
+        return [CommittedWord(index=last.index, word="", text=mark, mark=mark, sentence_start=False,
+                              sentence_end=True, lookahead=0, start=last.word.end, end=last.word.end, closes=True)]
 
     def _commit(self, final: bool, close: bool = True) -> List[CommittedWord]:
         window = self._left + self._pending

@@ -144,3 +144,22 @@ def test_window_docs_are_tokenised_as_offline_input(trained):
     window = streamer._doc(streamer._left + streamer._pending)
     offline = trained.make_doc(" ".join(words))
     assert [(t.text, t.norm_) for t in window] == [(t.text, t.norm_) for t in offline]  # "'m" -> "am"
+
+
+def test_a_stream_with_no_lookahead_still_closes_its_last_sentence(trained):
+    """`stream --lookahead 0` never closed the last sentence nor wrote a final newline."""
+    from spacy_punct.output_formats import make_writer
+
+    trained.get_pipe("punctuator").settings = trained.get_pipe("punctuator").settings.replace(close_last_sentence=True)
+    streamer = Streamer(trained, FixedLookahead(0))
+    words = BARE[1].split()[:3]  # cut where no sentence ends
+    committed = [word for text in words for word in streamer.push(text)]
+    assert len(committed) == len(words) and streamer.pending == 0
+    closing = streamer.flush()
+    assert not committed[-1].sentence_end, [w.text for w in committed]
+    assert [(word.closes, word.sentence_end, word.text in (".", "?")) for word in closing] == [(True, True, True)]
+    writer = make_writer("text")
+    written = writer.words(committed + closing) + writer.footer()
+    assert written.endswith(closing[0].text + "\n") and written.count("\n") >= 1
+    assert not written.endswith(" " + closing[0].text + "\n")
+    assert streamer.flush() == []  # closed once
