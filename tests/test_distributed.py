@@ -118,3 +118,35 @@ def test_punctuate_command_with_the_ray_engine(local_ray, trained, tmp_path, rec
     bad_args = ["punctuate", str(tmp_path / "model"), str(source), "-o", str(tmp_path / "bad"), "--engine", "ray"]
     bad = CliRunner().invoke(app, bad_args)
     assert bad.exit_code == 1 and "not JSON" in bad.output, bad.output
+
+
+def test_the_readme_example_finishes_with_the_actors_on_every_cpu(local_ray, trained, tmp_path, records):
+    """ray.data.read_parquet waited forever for a CPU behind two actors on two cores."""
+    import pyarrow
+    from pyarrow import parquet
+
+    from spacy_punct.distributed import read_records
+
+    trained.to_disk(tmp_path / "model")
+    (tmp_path / "transcripts").mkdir()
+    for part in range(2):
+        parquet.write_table(pyarrow.Table.from_pylist(records[part::2]), tmp_path / "transcripts" / f"{part}.parquet")
+    punctuated = punctuate_dataset(read_records(tmp_path / "transcripts"), str(tmp_path / "model"), workers=2,
+                                   batch_size=5)
+    punctuated.write_parquet(str(tmp_path / "punctuated"))
+    assert len(parquet.read_table(tmp_path / "punctuated")) == len(records)
+
+
+def test_the_ray_engine_reads_a_folder_of_record_files(local_ray, trained, tmp_path, records):
+    from typer.testing import CliRunner
+
+    from spacy_punct.cli import app
+
+    trained.to_disk(tmp_path / "model")
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for part in range(2):
+        (folder / f"{part}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records[part::2]), encoding="utf8")
+    args = ["punctuate", str(tmp_path / "model"), str(folder), "-o", str(tmp_path / "out"), "--engine", "ray"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0 and f"Wrote {len(records)} records" in result.output, result.output

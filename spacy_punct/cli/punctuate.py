@@ -78,7 +78,8 @@ def punctuate(
     as in the input: CRLF stays CRLF), read and
     written as it goes, so memory stays bounded on inputs of any size; lines
     of any length are punctuated in pieces."""
-    check_input(input)
+    if engine != "ray":  # Ray reads a folder of record files too
+        check_input(input)
     try:
         writer = make_writer(format, max_chars=max_chars, max_seconds=max_seconds)
     except ValueError as e:
@@ -165,6 +166,8 @@ def _punctuate_on_ray(model: str, input: Optional[Path], output: Optional[Path],
         fail(f"--engine ray needs the ray extra (pip install spacy-punct[ray]): {e}")
     if input is None or output is None:
         fail("--engine ray reads records from INPUT (.jsonl or .parquet) and writes them to the folder -o.")
+    if not input.exists():
+        fail(f"the input {input} does not exist.")
     if output.exists():
         fail(f"the output folder {output} exists: choose a new one (nothing was written).")
     try:
