@@ -10,7 +10,7 @@ align whatever their tokenisation, spacing and punctuation.
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from spacy.attrs import IDX, IS_SPACE, ORTH, POS, SPACY
 from spacy.symbols import PUNCT
@@ -139,6 +139,16 @@ def input_mark_count(doc: Doc, label_set: LabelSet) -> int:
     if doc._.source_text is not None:
         return sum(label_set.class_of(word[-1]) > 0 for word in doc._.source_text.split())
     return sum(label_set.class_of(text) > 0 for text in token_table(doc).texts)
+
+
+def input_and_reference_marks(examples: Iterable[Example], label_set: LabelSet) -> Tuple[int, int]:
+    """About how many marks of the label set the input of the examples with
+    natural references had, and how many their references have: an input
+    with half of them or more was the reference's own text (spaCy's
+    `Corpus`, `spacy evaluate`), with nothing to restore."""
+    natural = [eg for eg in examples if is_natural_text(eg.reference)]
+    n_reference = sum(input_mark_count(eg.reference, label_set) for eg in natural)
+    return sum(input_mark_count(eg.predicted, label_set) for eg in natural), n_reference
 
 
 def doc_classes(doc: Doc, label_set: LabelSet) -> Tuple[str, Dict[int, int]]:

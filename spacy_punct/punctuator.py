@@ -13,7 +13,7 @@ from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer
 from thinc.types import Floats2d
 
-from .align import gold_classes
+from .align import gold_classes, input_and_reference_marks
 from .decode import Decisions, DecisionSettings, decode
 from . import threads  # noqa: F401  (forked workers start with one torch thread)
 from .extensions import register_extensions, set_token_values
@@ -298,6 +298,7 @@ class Punctuator(TrainablePipe):
         """Set the labels (given, configured, or inferred from the data) and
         initialize the model on a sample of the data."""
         validate_get_examples(get_examples, "Punctuator.initialize")
+        _check_bare_input(get_examples, self.label_set)
         if labels is not None:
             self.cfg["labels"] = validate_labels(labels)
         elif not self.labels:
@@ -314,3 +315,24 @@ class Punctuator(TrainablePipe):
         if self.scorer is None:  # `scorer = null`, as spaCy's own pipes allow
             return {}
         return self.scorer(examples, labels=self.labels, **kwargs)
+
+
+def _check_bare_input(get_examples: Callable[[], Iterable[Example]], label_set: LabelSet, sample: int = 100) -> None:
+    """Fail at the start of training where the input already has the
+    reference's marks: spaCy's own reader gives each doc's punctuated text
+    as the input (`spacy init config --pipeline punctuator`)."""
+    examples = []
+    for example in get_examples():
+        examples.append(example)
+        if len(examples) >= sample:
+            break
+    n_input, n_reference = input_and_reference_marks(examples, label_set)
+    if n_reference and n_input >= n_reference / 2:
+        raise ValueError(
+            f"The punctuator's training input already has {n_input} of the reference's {n_reference} marks: "
+            "spaCy's own reader (spacy.Corpus.v1) gives each doc's punctuated text as the input, so there is "
+            "nothing to learn. In the config, read the corpora with spacy-punct's reader, which gives the bare "
+            'words as the input: [corpora.train] and [corpora.dev] @readers = "spacy_punct.PunctCorpus.v1" '
+            "(path = ${paths.train} and ${paths.dev}), and tokenize with "
+            '[nlp.tokenizer] @tokenizers = "spacy_punct.Tokenizer.v1" so that spaCy can score the punctuated output.'
+        )

@@ -18,8 +18,7 @@ from spacy.util import registry
 from .align import (
     cased_word_texts,
     doc_classes,
-    input_mark_count,
-    is_natural_text,
+    input_and_reference_marks,
     sentence_initial_words,
     word_offsets,
     word_texts,
@@ -118,9 +117,7 @@ def _input_had_the_marks(examples: Sequence[Example], label_set: LabelSet) -> st
     natural references' marks (`spacy evaluate` and spaCy's `Corpus` read each
     doc's own text as the input; data for another component, such as NER
     data), else ""."""
-    natural = [eg for eg in examples if is_natural_text(eg.reference)]
-    n_reference = sum(input_mark_count(eg.reference, label_set) for eg in natural)
-    n_input = sum(input_mark_count(eg.predicted, label_set) for eg in natural)
+    n_input, n_reference = input_and_reference_marks(examples, label_set)
     if n_reference and n_input >= n_reference / 2:
         return (
             f"No punctuation scores: the input already had {n_input} of the reference's {n_reference} marks "

@@ -42,6 +42,8 @@ class PunctCorpus:
     short_share: the share of the chunks cut at their sentence ends into short
         texts of one to three sentences each, whole texts of their own (the
         last word closes the text), as users punctuate single utterances.
+    gold_preproc: spacy.Corpus.v1's setting, taken so that this reader can
+        replace it in a config as it stands; false only.
 
     Custom token attributes of the docs (word timings `start_time`/`end_time`)
     are carried to both sides of the examples.
@@ -60,9 +62,12 @@ class PunctCorpus:
         augmenter: Optional[Augmenter] = None,
         lookahead: Optional[Sequence[int]] = None,
         short_share: float = 0.0,
+        gold_preproc: bool = False,
     ) -> None:
         if path is None:
             raise ValueError("PunctCorpus needs a path to a .spacy file or a folder of them.")
+        if gold_preproc:  # taken so that the reader replaces spacy.Corpus.v1 in a config as it stands
+            raise ValueError("PunctCorpus reads whole texts: gold_preproc (sentences as the input) must be false.")
         if max_length < 0:
             raise ValueError(f"max_length must be >= 0, not {max_length}.")
         self.path = Path(path)

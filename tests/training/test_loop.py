@@ -142,3 +142,28 @@ def test_the_time_limit_ends_plain_spacy_train_cleanly(corpus_path, tmp_path):
     assert "Training stops: time limit of 0.0001 minutes reached" in result.stderr
     assert "Traceback" not in result.stderr
     assert (tmp_path / "out" / "model-last" / "meta.json").exists()
+
+
+def test_spacy_quickstart_config_fails_at_once_naming_the_lines_and_trains_with_them(tmp_path, nlp):
+    """`spacy init config --pipeline punctuator` then `spacy train` on natural punctuated DocBins
+    failed with E949 in the first evaluation."""
+    import spacy
+    from spacy.cli.init_config import init_config
+    from spacy.cli.train import train
+    from spacy.tokens import DocBin
+
+    from ..conftest import TEXTS
+
+    DocBin(docs=[nlp.make_doc(t) for t in TEXTS * 3]).to_disk(tmp_path / "train.spacy")
+    config = init_config(lang="en", pipeline=["punctuator"], optimize="efficiency", gpu=False)
+    overrides = {"paths.train": str(tmp_path / "train.spacy"), "paths.dev": str(tmp_path / "train.spacy"),
+                 "training.max_steps": 2}
+    config.to_disk(tmp_path / "config.cfg")
+    with pytest.raises(ValueError, match=r'\[corpora.train\] and \[corpora.dev\] @readers = "spacy_punct.PunctCorpus.v1"'):
+        train(tmp_path / "config.cfg", overrides=overrides)
+    text = (tmp_path / "config.cfg").read_text(encoding="utf8")
+    text = text.replace('@readers = "spacy.Corpus.v1"', '@readers = "spacy_punct.PunctCorpus.v1"')
+    text = text.replace('@tokenizers = "spacy.Tokenizer.v1"', '@tokenizers = "spacy_punct.Tokenizer.v1"')
+    (tmp_path / "fixed.cfg").write_text(text, encoding="utf8")
+    train(tmp_path / "fixed.cfg", output_path=tmp_path / "out", overrides=overrides)
+    assert "punctuator" in spacy.load(tmp_path / "out" / "model-last").pipe_names
