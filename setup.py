@@ -47,7 +47,8 @@ setup(
         "tqdm>=4.38",
     ],
     extras_require={
-        "test": ["pytest>=7", "tokenizers", "transformers"],
+        # mypy: the public API is type-checked in the suite
+        "test": ["pytest>=7", "tokenizers", "transformers", "mypy>=1.8"],
         "benchmark": ["matplotlib", "tokenizers", "transformers"],
         # distributed.py reads some of Ray Data's inner workings: the Ray 2 line only
         "ray": ["ray[data]>=2.9,<3", "pandas", "pyarrow"],

@@ -9,7 +9,7 @@ entropy-threshold decoding). The marks, sentence starts and case of committed
 words come from the same decoding and rewrite as offline punctuation.
 """
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Sequence
+from typing import List, Optional, Protocol, Sequence
 
 import numpy
 from spacy.language import Language
@@ -21,6 +21,15 @@ from .pipelines import find_punctuator, predict_probs
 from .labels import ends_sentence
 from .rewrite import plan_rewrite
 from .timed import TimedWord, split_word, timed_word, words_doc
+
+
+class LookaheadPolicy(Protocol):
+    """When a pending word may be committed: `FixedLookahead`, `EntropyLookahead`, or any object with these."""
+
+    min_lookahead: int  # right context before any word is committed
+    max_lookahead: int  # right context after which a word is committed whatever its prediction
+
+    def ready(self, probs: numpy.ndarray, right_context: int) -> bool: ...
 
 
 class FixedLookahead:
@@ -116,7 +125,7 @@ class Streamer:
     word stay bounded over any stream. A word that fails its checks raises a
     `RecordError` and leaves the stream as it was."""
 
-    def __init__(self, nlp: Language, policy: Optional[Callable] = None, *, left_context: int = 50,
+    def __init__(self, nlp: Language, policy: Optional[LookaheadPolicy] = None, *, left_context: int = 50,
                  settings: Optional[DecisionSettings] = None) -> None:
         if left_context < 1:
             raise ValueError(f"left_context must be >= 1 (the sentence state lives there), not {left_context}.")
@@ -252,7 +261,7 @@ def _word_texts(words: List[str], spaces: List[bool], source_map: List[int], fir
     return [text.rstrip(" ") for text in texts]
 
 
-def stream_punctuate(nlp: Language, words, policy: Optional[Callable] = None, *, left_context: int = 50,
+def stream_punctuate(nlp: Language, words, policy: Optional[LookaheadPolicy] = None, *, left_context: int = 50,
                      settings: Optional[DecisionSettings] = None):
     """Punctuate an iterable of words (see `Streamer.push`), yielding each
     committed word as soon as it is decided, and the rest at the end."""

@@ -1,0 +1,19 @@
+"""The public API passes mypy as the README uses it (tests/typing/public_api.py)."""
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is in the test extra")
+def test_the_readme_s_uses_of_the_public_api_pass_mypy(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--follow-imports=silent", "--cache-dir", str(tmp_path),
+         str(HERE / "typing" / "public_api.py")],
+        capture_output=True, text=True, cwd=tmp_path,  # outside the checkout: the installed package is checked
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
