@@ -37,7 +37,7 @@ def test_a_bfloat16_encoder_trains_saves_and_loads_in_either_precision(tiny_bert
     assert nlp.get_pipe("transformer").model.layers[0].attrs["cpu_autocast"] is torch.bfloat16
     assert losses["punctuator"] < 1.0, losses
     assert nlp.evaluate(examples)["punct_f"] == 1.0
-    doc = nlp("so how was the trip")
+    doc = nlp("so how was the trip", disable=["punctuator"])  # a rewritten doc does not carry the input's trf_data
     assert {str(v.dtype) for v in doc._.trf_data.model_output.values()} == {"float32"}
 
     nlp.to_disk(tmp_path / "model")
