@@ -112,18 +112,13 @@ def set_token_extension_values(doc: Doc, offset: int, values: Dict[str, Any]) ->
         user_data[("._.", name, offset, None)] = value
 
 
-# doc attributes whose values index the input's tokens: not carried to a rewritten doc
-# (a transformer's windows and vectors)
-INPUT_BOUND_DOC_ATTRS = frozenset({"trf_data"})
-
-
 def copy_doc_extension_values(source: Doc, target: Doc) -> None:
     """Copy the values of custom doc attributes (`doc._.utt_id`) and every
     other key a user put in `doc.user_data` to another doc."""
     for key, value in source.user_data.items():
         if not (isinstance(key, tuple) and len(key) == 4 and key[0] == "._."):
             target.user_data[key] = value  # the user's own keys
-        elif key[2] is None and key[3] is None and key[1] not in OWN_DOC_ATTRS and key[1] not in INPUT_BOUND_DOC_ATTRS:
+        elif key[2] is None and key[3] is None and key[1] not in OWN_DOC_ATTRS:
             target.user_data[key] = value
 
 

@@ -153,6 +153,7 @@ class Punctuator(TrainablePipe):
         self.settings = settings
         self.rewrite = rewrite
         self.store_probs = store_probs
+        self._input_checked = False  # the first training batch is checked for bare input
         if not learn_rate_scale >= 0.0:
             raise ValueError(f"learn_rate_scale must be >= 0, not {learn_rate_scale}.")
         self.learn_rate_scale = learn_rate_scale
@@ -266,6 +267,10 @@ class Punctuator(TrainablePipe):
         """Weighted cross-entropy against the gold class of every word."""
         validate_examples(examples, "Punctuator.get_loss")
         label_set = self.label_set
+        if not self._input_checked:  # at the first training step: fail at once on input that has the marks
+            examples = list(examples)
+            _check_bare_input(examples, label_set)
+            self._input_checked = True
         losses, d_scores, n_words = [], [], 0
         for example, probs in zip(examples, scores):
             gold = numpy.asarray(gold_classes(example, label_set), dtype="i")
@@ -298,7 +303,6 @@ class Punctuator(TrainablePipe):
         """Set the labels (given, configured, or inferred from the data) and
         initialize the model on a sample of the data."""
         validate_get_examples(get_examples, "Punctuator.initialize")
-        _check_bare_input(get_examples, self.label_set)
         if labels is not None:
             self.cfg["labels"] = validate_labels(labels)
         elif not self.labels:
@@ -317,15 +321,10 @@ class Punctuator(TrainablePipe):
         return self.scorer(examples, labels=self.labels, **kwargs)
 
 
-def _check_bare_input(get_examples: Callable[[], Iterable[Example]], label_set: LabelSet, sample: int = 100) -> None:
-    """Fail at the start of training where the input already has the
+def _check_bare_input(examples: Sequence[Example], label_set: LabelSet) -> None:
+    """Fail at the first training step where the input already has the
     reference's marks: spaCy's own reader gives each doc's punctuated text
     as the input (`spacy init config --pipeline punctuator`)."""
-    examples = []
-    for example in get_examples():
-        examples.append(example)
-        if len(examples) >= sample:
-            break
     n_input, n_reference = input_and_reference_marks(examples, label_set)
     if n_reference and n_input >= n_reference / 2:
         raise ValueError(

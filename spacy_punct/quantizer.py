@@ -59,8 +59,10 @@ def quantized_copy(model: Any, dtype: str = "qint8", keep_float: Sequence[str] =
     model.eval()
     if dtype == "qint8":
         from .layers.int8_linear import int8_copy
+        from .layers.length_buckets import LengthBuckets
 
-        return int8_copy(model, keep_float)
+        # windows run in groups of one length: a window's int8 roundings do not depend on its batch
+        return LengthBuckets(int8_copy(model, keep_float))
     kept = [re.compile(pattern) for pattern in keep_float]
     spec = {
         name for name, module in model.named_modules()

@@ -255,11 +255,3 @@ def test_annotations_the_rewrite_does_not_own_are_carried(nlp):
     assert new[1].norm_ == "HOW" and new[7].norm_ == "am"  # the tokenizer's own norm for 'm stays too
     assert [(span.text, span._.speaker) for span in new.spans["turns"]] == [("So how was the trip", "A")]
     assert new.user_data["session"] == 7
-
-
-def test_a_transformer_s_output_on_the_input_is_not_carried(nlp):
-    if not Doc.has_extension("trf_data"):
-        Doc.set_extension("trf_data", default=None)
-    doc = _marked(nlp, "so how was it", {3: "?"})
-    doc._.trf_data = "windows over the input's tokens"
-    assert rewrite_doc(doc)._.trf_data is None

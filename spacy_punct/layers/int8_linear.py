@@ -20,8 +20,6 @@ from typing import Optional, Sequence, Tuple
 
 import torch
 
-from .length_buckets import LengthBuckets
-
 
 def quantize_rows(rows: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
     """Each row of the 2d float tensor `rows` in int8 with its own scale (its
@@ -80,9 +78,7 @@ class TokenInt8Linear(torch.nn.Module):
 def int8_copy(model: torch.nn.Module, keep_float: Sequence[str] = ()) -> torch.nn.Module:
     """A copy of `model` with its linear layers as `TokenInt8Linear` sharing
     their quantized inputs, but those whose module names fully match a
-    pattern of `keep_float`, run in groups of windows of one length (see
-    `length_buckets`), so that a window's int8 roundings do not depend on
-    its batch."""
+    pattern of `keep_float`."""
     kept = [re.compile(pattern) for pattern in keep_float]
     model = copy.deepcopy(model)
     names = {module: name for name, module in model.named_modules()}
@@ -91,4 +87,4 @@ def int8_copy(model: torch.nn.Module, keep_float: Sequence[str] = ()) -> torch.n
         for child_name, child in list(parent.named_children()):
             if isinstance(child, torch.nn.Linear) and not any(p.fullmatch(names[child]) for p in kept):
                 setattr(parent, child_name, TokenInt8Linear(child, inputs))
-    return LengthBuckets(model)
+    return model
