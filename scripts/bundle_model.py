@@ -22,12 +22,15 @@ SOURCES = [
     {"name": "UD English GUM (train)", "url": "https://github.com/UniversalDependencies/UD_English-GUM",
      "license": "CC BY 4.0 / CC BY-NC-SA 4.0, by source"},
 ]
+TED_TRANSCRIPTS = {"name": "TED and TED-Ed talk transcripts (saranyan/TED-Talks; talks of IWSLT dev2012 and test2011 and "
+                   "near-duplicates dropped)", "url": "https://www.ted.com", "license": "CC BY-NC-ND 4.0"}
 ENCODER = {"name": "all-MiniLM-L6-v2 (sentence-transformers), its lowest three layers",
            "url": "https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2", "license": "Apache 2.0"}
 TEST_SETS = {
     "test2011": "IWSLT test2011 (TED, reference transcripts)",
     "test2011.asr-noise-0.1": "IWSLT test2011, 10% of the words altered (simulated recognition errors)",
     "gum_dev": "UD English GUM dev (16 genres, spoken and written)",
+    "short_utterances": "50 short utterances and tag questions written for the project",
 }
 
 
@@ -135,7 +138,8 @@ def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]
 SPACY_VERSIONS = ">=3.8.2,<3.9.0"
 
 
-def write_card(output: Path, metrics: Path, description: str, about: str, threads: int, iwslt: str) -> None:
+def write_card(output: Path, metrics: Path, description: str, about: str, threads: int, iwslt: str,
+               ted_transcripts: bool = False) -> None:
     """Write the bundled pipeline's meta.json and MODEL_CARD.md, with the scores
     in `metrics` (spacy-punct evaluate's JSON files, of this pipeline)."""
     from spacy_punct import __version__
@@ -150,6 +154,7 @@ def write_card(output: Path, metrics: Path, description: str, about: str, thread
         f"unpunctuated text such as speech-recognition output; {description}.",
         license=LICENSE,
         sources=[{**source, "name": source["name"].format(iwslt=iwslt)} for source in SOURCES]
+        + ([TED_TRANSCRIPTS] if ted_transcripts else [])
         + ([ENCODER] if "transformer" in meta["pipeline"] else []),
         performance=performance(metrics),
         # the spaCy versions spacy-punct supports (setup.py), not only the one that saved it
@@ -183,11 +188,13 @@ def main() -> None:
     card.add_argument("--description", default="the CPU recipe (configs/en_cpu.cfg)", help="the recipe, in words")
     card.add_argument("--threads", type=int, default=1, help="the threads the scores' words/s were measured with")
     card.add_argument("--iwslt", default="dev2012 less its last tenth", help="the part of IWSLT it was trained on")
+    card.add_argument("--ted-transcripts", action="store_true", help="it was trained on the TED transcripts too")
     args = parser.parse_args()
     if args.command == "pipeline":
         bundle_pipeline(args.model, args.output, args.int8, args.keep_float, args.stride, args.encoder_name)
     else:
-        write_card(args.output, args.metrics, args.description, args.about, args.threads, args.iwslt)
+        write_card(args.output, args.metrics, args.description, args.about, args.threads, args.iwslt,
+                   args.ted_transcripts)
 
 
 if __name__ == "__main__":
