@@ -21,6 +21,25 @@ class Recipe(NamedTuple):
     gpu: bool = False  # whether the recipe is meant for a GPU
 
 
+# the small pretrained encoder's recipe (en_small_trf), which en_trf_stages goes on from
+SMALL_TRF: Dict[str, Any] = {
+    "nlp.lang": "en",
+    "components.transformer.model.name": "sentence-transformers/all-MiniLM-L6-v2",
+    "components.transformer.max_batch_items": 1024,
+    "components.punctuator.model.hidden_width": 384,
+    "components.punctuator.model.context": {
+        "@architectures": "spacy_punct.BiLSTMEncoder.v1", "width": 384, "depth": 1, "dropout": 0.0,
+    },
+    "components.transformer.model.transformer_config.num_hidden_layers": 3,
+    "components.transformer.model.transformer_config.attention_probs_dropout_prob": 0.0,
+    "corpora.train.max_length": 100,
+    "training.max_steps": 5800,
+    "training.optimizer.learn_rate.warmup_steps": 200,
+    "training.optimizer.learn_rate.total_steps": 5800,
+    "training.optimizer.learn_rate.initial_rate": 0.0002,
+    "initialize.after_init": {"@callbacks": "spacy_punct.freeze_embeddings.v1"},
+}
+
 RECIPES: Dict[str, Recipe] = {
     "en_cpu": Recipe(
         "cpu",
@@ -82,23 +101,7 @@ RECIPES: Dict[str, Recipe] = {
         "steps in 49.9 minutes, test2011 66.3. At inference the encoder reads at most\n"
         "1,024 tokens at a time (max_batch_items): smaller batches, less padding\n"
         "and activations that stay in the CPU's caches, which its int8 layers need.",
-        {
-            "nlp.lang": "en",
-            "components.transformer.model.name": "sentence-transformers/all-MiniLM-L6-v2",
-            "components.transformer.max_batch_items": 1024,
-            "components.punctuator.model.hidden_width": 384,
-            "components.punctuator.model.context": {
-                "@architectures": "spacy_punct.BiLSTMEncoder.v1", "width": 384, "depth": 1, "dropout": 0.0,
-            },
-            "components.transformer.model.transformer_config.num_hidden_layers": 3,
-            "components.transformer.model.transformer_config.attention_probs_dropout_prob": 0.0,
-            "corpora.train.max_length": 100,
-            "training.max_steps": 5800,
-            "training.optimizer.learn_rate.warmup_steps": 200,
-            "training.optimizer.learn_rate.total_steps": 5800,
-            "training.optimizer.learn_rate.initial_rate": 0.0002,
-            "initialize.after_init": {"@callbacks": "spacy_punct.freeze_embeddings.v1"},
-        },
+        SMALL_TRF,
     ),
     "en_trf_stages": Recipe(
         "trf",
@@ -111,17 +114,8 @@ RECIPES: Dict[str, Recipe] = {
         "of one to three sentences (single utterances); the encoder's weights are\n"
         "saved in int8, as the bundle stores them.",
         {
-            "nlp.lang": "en",
-            "components.transformer.model.name": "sentence-transformers/all-MiniLM-L6-v2",
+            **SMALL_TRF,
             "components.transformer.model.weights_storage": "int8",
-            "components.transformer.max_batch_items": 1024,
-            "components.punctuator.model.hidden_width": 384,
-            "components.punctuator.model.context": {
-                "@architectures": "spacy_punct.BiLSTMEncoder.v1", "width": 384, "depth": 1, "dropout": 0.0,
-            },
-            "components.transformer.model.transformer_config.num_hidden_layers": 3,
-            "components.transformer.model.transformer_config.attention_probs_dropout_prob": 0.0,
-            "corpora.train.max_length": 100,
             "corpora.train.short_share": 0.25,
             "training.max_steps": 6000,
             "training.patience": 0,
