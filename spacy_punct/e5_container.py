@@ -13,7 +13,7 @@ spacy-transformers loads as any Hugging Face model folder."""
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Tuple, Union
+from typing import Any, Dict, List, Tuple, Union
 
 import numpy
 
@@ -122,7 +122,7 @@ def _is_q4_0(name: str) -> bool:
                                                                ["fi", "w"], ["fo", "w"])
 
 
-def bert_state_dict(model: E5Container) -> Dict[str, "object"]:
+def bert_state_dict(model: E5Container) -> Dict[str, Any]:
     """The container's tensors under a transformers BertModel's names and shapes."""
     import torch
 
@@ -152,7 +152,7 @@ def bert_state_dict(model: E5Container) -> Dict[str, "object"]:
     return state
 
 
-def hf_tokenizer(model: E5Container) -> "object":
+def hf_tokenizer(model: E5Container) -> Any:
     """A transformers fast tokenizer of the container's Unigram pieces: its
     normalisation map as NFKC (which it is), runs of spaces as one, Metaspace
     pre-tokenisation, `<s> ... </s>` around each text."""

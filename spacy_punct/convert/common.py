@@ -2,7 +2,7 @@
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import FrozenSet, Iterable, List, Optional, Tuple
+from typing import FrozenSet, Iterable, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc
 
@@ -39,7 +39,7 @@ class ConversionStats:
     skipped: Counter = field(default_factory=Counter)
     skipped_files: List[str] = field(default_factory=list)
 
-    def skip_file(self, path: Path, why: str) -> None:
+    def skip_file(self, path: Union[str, Path], why: str) -> None:
         """Note a file of a folder that was not read."""
         self.skipped_files.append(f"{path} ({why})")
 

@@ -3,7 +3,7 @@ set are dropped before they can be trained on; the same index finds
 near-duplicate documents inside one corpus."""
 import re
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from spacy.tokens import Doc, DocBin
 from spacy.vocab import Vocab
@@ -49,7 +49,7 @@ class ContaminationGuard:
     """Test sets by name; `check` names the test set a text shares more than
     `max_share` of its 8-grams with, and the share."""
 
-    def __init__(self, test_sets: Dict[str, Iterable[str]], max_share: float = DEFAULT_MAX_SHARE) -> None:
+    def __init__(self, test_sets: Mapping[str, Iterable[str]], max_share: float = DEFAULT_MAX_SHARE) -> None:
         if not 0.0 <= max_share < 1.0:
             raise ConversionError(f"The guard's largest share must be in [0, 1), not {max_share}.")
         self.max_share = max_share

@@ -137,7 +137,7 @@ class PunctCorpus:
     def _short_texts(self, nlp: Language, records: List["WordRecord"], start: int, end: int,
                      rng: numpy.random.Generator) -> Iterator[Example]:
         """The chunk records[start:end] as texts of one to three sentences."""
-        ends = [i + 1 for i in range(start, end) if records[i].mark and ends_sentence(records[i].mark)]
+        ends = [i + 1 for i in range(start, end) if ends_sentence(records[i].mark or "")]
         if not ends or ends[-1] != end:
             ends.append(end)
         begin = start

@@ -2,7 +2,7 @@
 (a bundled pipeline, or the last run's `model-last`) instead of the
 pretrained encoder and new heads, so that a corpus larger than one sitting
 is learned over several runs."""
-from typing import Callable, List, Optional
+from typing import Any, Callable, List, Optional, cast
 
 import spacy
 from spacy.language import Language
@@ -16,13 +16,15 @@ def warm_start(nlp: Language, source: str, components: List[str]) -> List[str]:
     """Copy the weights and settings of `components` from the pipeline saved
     at `source` into `nlp`'s components of the same names (same
     architectures). Returns the names copied."""
-    saved = spacy.load(source, exclude=[name for name in spacy.info(source)["pipeline"] if name not in components])
+    pipeline = spacy.info(source)["pipeline"]  # type: ignore[index]  # a model's info is its meta
+    saved = spacy.load(source, exclude=[name for name in pipeline if name not in components])
     copied = []
     for name in components:
         if name not in saved.component_names or name not in nlp.component_names:
             raise ValueError(f"warm_start: both pipelines need a component named {name!r} ({source} has "
                              f"{', '.join(saved.component_names)}; this one {', '.join(nlp.component_names)}).")
-        nlp.get_pipe(name).from_bytes(saved.get_pipe(name).to_bytes(exclude=["vocab"]), exclude=["vocab"])
+        pipe: Any = nlp.get_pipe(name)  # a component with to_bytes and from_bytes
+        pipe.from_bytes(cast(Any, saved.get_pipe(name)).to_bytes(exclude=["vocab"]), exclude=["vocab"])
         copied.append(name)
     return copied
 
