@@ -67,6 +67,15 @@ case $lang in
     if [ -f "$src/hu_szeged-ud-test.conllu" ]; then
       convert conllu "$src/hu_szeged-ud-test.conllu" "$out/eval/test.spacy" --lang hu
     fi
+    # NYTK-NerKor and HuSST when fetched, guarded against the UD Szeged test sets
+    guards=()
+    for f in "$out"/eval/*.spacy "$out/dev.spacy"; do guards+=(--guard "$f"); done
+    if [ -d "$assets/hungarian_nerkor/data" ]; then
+      convert conllup "$assets/hungarian_nerkor/data" "$out/train/nerkor.spacy" --lang hu "${guards[@]}" | grep -v "^skipped file"
+    fi
+    if [ -f "$assets/hungarian_husst/sst_train.json" ]; then
+      convert json "$assets/hungarian_husst/sst_train.json" "$out/train/husst.spacy" --lang hu --field Sent "${guards[@]}" | grep -v "^skipped file"
+    fi
     ;;
   demo)
     # the small corpus that ships with the project

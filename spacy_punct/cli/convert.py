@@ -22,6 +22,7 @@ def convert(
     encoding: Optional[str] = typer.Option(None, help=ENCODING_HELP),
     guard: List[Path] = typer.Option([], help="A converted test set (.spacy): drop the documents that share more than --guard-share of their word 8-grams with it (repeatable)."),
     guard_share: float = typer.Option(DEFAULT_MAX_SHARE, help="The share of a document's 8-grams found in a test set above which --guard drops it."),
+    field: str = typer.Option("text", help="json: the records' field that holds the text (HuSST: Sent)."),
     exclude: Optional[Path] = typer.Option(None, help="A file listing files of the input folder to leave out, one path (relative to the folder) a line.", exists=True, dir_okay=False),
 ) -> None:
     """Convert a corpus to a DocBin of natural punctuated text."""
@@ -31,7 +32,7 @@ def convert(
     nlp = spacy.blank(lang)
     stats = ConversionStats()
     excluded = frozenset(line.strip() for line in exclude.read_text(encoding="utf-8").splitlines() if line.strip()) if exclude else frozenset()
-    options = ConvertOptions(doc_length=doc_length, blocks=blocks, encoding=encoding, exclude=excluded)
+    options = ConvertOptions(doc_length=doc_length, blocks=blocks, encoding=encoding, exclude=excluded, field=field)
     try:
         docs = CONVERTERS[format](input, nlp, stats, options)
         if guard:

@@ -1,8 +1,10 @@
 """Converters from source formats to DocBins of natural punctuated text."""
 from .common import ConversionError, ConversionStats, ConvertOptions
 from .conllu import convert_conllu
+from .conllup import convert_conllup
 from .guard import ContaminationGuard
 from .iwslt import convert_iwslt_xml
+from .json_sentences import convert_json_sentences
 from .punctuator2 import convert_punctuator2
 from .ted import convert_ted
 from .text import convert_text
@@ -13,10 +15,12 @@ CONVERTERS = {
     "tokens": convert_tokens,
     "punctuator2": convert_punctuator2,
     "conllu": convert_conllu,
+    "conllup": convert_conllup,
     "iwslt-xml": convert_iwslt_xml,
     "text": convert_text,
     "timed-jsonl": convert_timed_jsonl,
     "ted": convert_ted,
+    "json": convert_json_sentences,
 }
 
 __all__ = ["CONVERTERS", "ContaminationGuard", "ConversionError", "ConversionStats", "ConvertOptions"]

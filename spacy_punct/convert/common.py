@@ -16,12 +16,14 @@ class ConvertOptions:
     """doc_length: words per document where the source marks no documents.
     blocks: (text) one document per blank-line-separated block, not per file.
     encoding: the files' encoding (None: UTF-8, or UTF-16 by its byte-order mark).
-    exclude: files of a folder to leave out (paths relative to the folder, or names)."""
+    exclude: files of a folder to leave out (paths relative to the folder, or names).
+    field: (json) the records' field that holds the text."""
 
     doc_length: int = 2000
     blocks: bool = False
     encoding: Optional[str] = None
     exclude: FrozenSet[str] = frozenset()
+    field: str = "text"
 
 
 class ConversionError(ValueError):
