@@ -65,7 +65,6 @@ class DecisionSettings:
         return dataclasses.replace(self, **{key: value for key, value in changes.items() if value is not None})
 
 
-
 def threshold_scores(
     probs: numpy.ndarray, label_set: LabelSet, thresholds: Optional[Mapping[str, float]] = None
 ) -> numpy.ndarray:
