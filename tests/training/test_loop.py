@@ -25,7 +25,10 @@ def _spacy(*args: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("config", sorted(p.name for p in CONFIGS.glob("*.cfg")))
 def test_debug_config(config, corpus_path):
-    _spacy("debug", "config", str(CONFIGS / config), "--paths.train", str(corpus_path), "--paths.dev", str(corpus_path))
+    """`spacy debug config` on every recipe, in this process (its function, as its command calls it)."""
+    from spacy.cli.debug_config import debug_config
+
+    debug_config(CONFIGS / config, overrides={"paths.train": str(corpus_path), "paths.dev": str(corpus_path)})
 
 
 def test_train_and_evaluate_agree_with_and_without_rewrite(corpus_path, tmp_path):
