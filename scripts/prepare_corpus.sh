@@ -55,6 +55,16 @@ case $lang in
     src=$assets/bangla
     train_and_dev bn "$src/train" "$src/dev" "$out/train/news.spacy"
     convert tokens "$src/test_news" "$out/eval/test_news.spacy" --lang bn
+    for part in test_ref test_asr; do
+      if [ -f "$src/$part" ]; then convert tokens "$src/$part" "$out/eval/$part.spacy" --lang bn; fi
+    done
+    # the Bangla side of small parallel corpora (one sentence a line) when
+    # fetched, guarded against the test sets and the dev split
+    if [ -d "$assets/bangla_extra/mt" ]; then
+      guards=()
+      for f in "$out"/eval/*.spacy "$out/dev.spacy"; do guards+=(--guard "$f"); done
+      convert lines "$assets/bangla_extra/mt" "$out/train/extra.spacy" --lang bn --doc-length 200 "${guards[@]}"
+    fi
     ;;
   hu)
     # UD Szeged: train with its last tenth held out for checkpoint selection;

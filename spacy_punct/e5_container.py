@@ -13,7 +13,7 @@ spacy-transformers loads as any Hugging Face model folder."""
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple, Union
 
 import numpy
 
@@ -79,42 +79,124 @@ def dequantize_q4_0(raw: bytes, n_values: int) -> numpy.ndarray:
     return (numpy.concatenate([low, high], axis=1).astype(numpy.float32) * scales).reshape(-1)
 
 
-def read_container(path: Union[str, Path]) -> E5Container:
-    """Read an E5S1 container (see the module's docstring)."""
-    data = Path(path).read_bytes()
+@dataclass
+class _Raw:
+    """A container's parts as stored: the sizes, the tokenizer, the
+    normalisation map's bytes and each tensor's bytes."""
+
+    sizes: Tuple[int, ...]  # hidden, layers, heads, feed-forward, vocab, positions, token types
+    eps: float
+    pieces: List[str]
+    scores: List[float]
+    special: Tuple[int, int, int, int]  # bos, eos, pad, unk
+    normalisation: bytes  # the count, then the entries
+    tensors: Dict[str, Tuple[int, int, bytes]]  # name -> (dtype, values, bytes)
+
+
+def _parse(data: bytes, path: Union[str, Path]) -> _Raw:
     if data[:4] != MAGIC:
         raise ContainerError(f"{path} is not an E5S1 container (its first bytes are {data[:4]!r})")
     r = _Reader(data)
     r.raw(4)
     r.one("I")  # version
-    hidden, layers, heads, feed_forward, vocab, positions, token_types = r.take("7i")
+    sizes = r.take("7i")
     eps = r.one("f")
     if r.one("i") != BLOCK:
         raise ContainerError("only Q4_0 blocks of 32 values are read")
-    model = E5Container(hidden, layers, heads, feed_forward, vocab, positions, token_types, eps)
     n_pieces, bos, eos, pad, unk = r.take("5i")
     blob_length = r.one("Q")
     offsets = r.take(f"{n_pieces + 1}I")
-    model.scores = list(r.take(f"{n_pieces}f"))
+    scores = list(r.take(f"{n_pieces}f"))
     blob = r.raw(blob_length)
-    model.pieces = [blob[offsets[i] : offsets[i + 1]].decode("utf8") for i in range(n_pieces)]
-    model.special = {"bos": bos, "eos": eos, "pad": pad, "unk": unk}
+    pieces = [blob[offsets[i] : offsets[i + 1]].decode("utf8") for i in range(n_pieces)]
     n_norm = r.one("i")
-    end = r.one("I") + r.at
-    for _ in range(n_norm):
-        code_point, n_out = r.take("IB")
-        model.normalisation[code_point] = r.take(f"{n_out}I")
-    r.at = end
+    norm_bytes = r.one("I")
+    normalisation = struct.pack("<i", n_norm) + r.raw(norm_bytes)
+    tensors = {}
     for _ in range(r.one("i")):
         name = r.raw(r.one("H")).decode("ascii")
         dtype, n_values, offset, n_bytes = r.take("BIQQ")
-        raw = data[offset : offset + n_bytes]
+        tensors[name] = (dtype, n_values, data[offset : offset + n_bytes])
+    return _Raw(sizes, eps, pieces, scores, (bos, eos, pad, unk), normalisation, tensors)
+
+
+def read_container(path: Union[str, Path]) -> E5Container:
+    """Read an E5S1 container (see the module's docstring)."""
+    raw = _parse(Path(path).read_bytes(), path)
+    model = E5Container(*raw.sizes, raw.eps)  # type: ignore[arg-type]
+    model.pieces, model.scores = raw.pieces, raw.scores
+    model.special = dict(zip(("bos", "eos", "pad", "unk"), raw.special))
+    r = _Reader(raw.normalisation)
+    for _ in range(r.one("i")):
+        code_point, n_out = r.take("IB")
+        model.normalisation[code_point] = r.take(f"{n_out}I")
+    for name, (_, n_values, data) in raw.tensors.items():
         if _is_q4_0(name):
-            values = dequantize_q4_0(raw, n_values)
+            model.tensors[name] = dequantize_q4_0(data, n_values)
         else:
-            values = numpy.frombuffer(raw, dtype="<f4", count=n_values).astype(numpy.float32)
-        model.tensors[name] = values
+            model.tensors[name] = numpy.frombuffer(data, dtype="<f4", count=n_values).astype(numpy.float32)
     return model
+
+
+def subset_container(
+    source: Union[str, Path], output: Union[str, Path], keep: Optional[Iterable[int]], layers: int
+) -> int:
+    """Write a container of the source's lowest `layers` layers and the pieces
+    whose ids are in `keep` (None: all; the special pieces always), in their order. Rows
+    and tensors are copied as stored, so the result holds the source's exact
+    values. Returns the number of pieces kept."""
+    raw = _parse(Path(source).read_bytes(), source)
+    hidden, n_layers, heads, feed_forward, vocab, positions, token_types = raw.sizes
+    if not 1 <= layers <= n_layers:
+        raise ContainerError(f"the container has {n_layers} layers, not {layers}")
+    ids = sorted(set(range(vocab) if keep is None else keep) | set(raw.special))
+    if ids[-1] >= vocab or ids[0] < 0:
+        raise ContainerError(f"piece ids run from 0 to {vocab - 1}")
+    new_id = {old: new for new, old in enumerate(ids)}
+    pieces = [raw.pieces[i] for i in ids]
+    blob = "".join(pieces).encode("utf8")
+    offsets = numpy.cumsum([0] + [len(p.encode("utf8")) for p in pieces]).tolist()
+    head = MAGIC + struct.pack("<I7ifi", 1, hidden, layers, heads, feed_forward, len(ids), positions, token_types,
+                               raw.eps, BLOCK)
+    head += struct.pack("<5iQ", len(ids), *(new_id[i] for i in raw.special), len(blob))
+    head += struct.pack(f"<{len(offsets)}I", *offsets) + struct.pack(f"<{len(ids)}f", *(raw.scores[i] for i in ids))
+    head += blob + raw.normalisation[:4] + struct.pack("<I", len(raw.normalisation) - 4) + raw.normalisation[4:]
+    tensors = {}
+    row = hidden // BLOCK * BLOCK_BYTES
+    for name, (dtype, n_values, data) in raw.tensors.items():
+        if name.startswith("l") and int(name[1:].split(".")[0]) >= layers:
+            continue
+        if name == "emb.word":
+            data = b"".join(data[i * row : (i + 1) * row] for i in ids)
+            n_values = len(ids) * hidden
+        tensors[name] = (dtype, n_values, data)
+    directory_size = 4 + sum(2 + len(name) + 1 + 4 + 8 + 8 for name in tensors)
+    at = len(head) + directory_size
+    directory, payload = struct.pack("<i", len(tensors)), []
+    for name, (dtype, n_values, data) in tensors.items():
+        directory += struct.pack("<H", len(name)) + name.encode("ascii") + struct.pack("<BIQQ", dtype, n_values, at, len(data))
+        payload.append(data)
+        at += len(data)
+    Path(output).write_bytes(head + directory + b"".join(payload))
+    return len(ids)
+
+
+def pieces_for_texts(container: Union[str, Path], texts: Iterable[str]) -> Set[int]:
+    """The ids of the pieces the container's tokenizer writes for `texts`, as
+    they are and lower-cased (the pipelines read lower-case text), with the
+    single-character pieces of every character in them, so that words the
+    texts lack still have pieces to fall back on."""
+    model = read_container(container)
+    tokenizer = hf_tokenizer(model)
+    ids: Set[int] = set()
+    chars: Set[str] = set()
+    for text in texts:
+        for variant in (text, text.lower()):
+            ids.update(tokenizer(variant, add_special_tokens=False, verbose=False)["input_ids"])
+            chars.update(variant)
+    singles = {c for c in chars if not c.isspace()} | {METASPACE + c for c in chars if not c.isspace()}
+    ids.update(i for i, piece in enumerate(model.pieces) if piece in singles)
+    return ids
 
 
 def _is_q4_0(name: str) -> bool:

@@ -4,7 +4,8 @@ import struct
 import numpy
 import pytest
 
-from spacy_punct.e5_container import ContainerError, build_hf_folder, dequantize_q4_0, read_container
+from spacy_punct.e5_container import (
+    ContainerError, build_hf_folder, dequantize_q4_0, pieces_for_texts, read_container, subset_container)
 
 H, LAYERS, HEADS, FF, POSITIONS, TYPES = 32, 1, 2, 64, 16, 2
 PIECES = ["<s>", "<pad>", "</s>", "<unk>", "\u2581", "\u2581so", "\u2581how", "\u2581was", "\u2581it", "s", "o", "."]
@@ -90,3 +91,26 @@ def test_another_file_is_refused(tmp_path):
     (tmp_path / "x.bin").write_bytes(b"GGUF" + bytes(64))
     with pytest.raises(ContainerError, match="not an E5S1 container"):
         read_container(tmp_path / "x.bin")
+
+
+def test_a_cut_container_keeps_the_values_and_pieces_it_keeps(tmp_path):
+    rng = numpy.random.default_rng(1)
+    _container(tmp_path / "tiny.bin", rng)
+    full = read_container(tmp_path / "tiny.bin")
+    keep = [PIECES.index(p) for p in ("\u2581so", "\u2581it", "s")]
+    assert subset_container(tmp_path / "tiny.bin", tmp_path / "cut.bin", keep, layers=1) == 3 + 4  # with the specials
+    cut = read_container(tmp_path / "cut.bin")
+    kept = sorted(set(keep) | {0, 1, 2, 3})
+    assert cut.pieces == [PIECES[i] for i in kept] and cut.special == full.special
+    assert cut.scores == [full.scores[i] for i in kept] and cut.normalisation == full.normalisation
+    assert numpy.array_equal(cut.tensors["emb.word"].reshape(-1, H), full.tensors["emb.word"].reshape(-1, H)[kept])
+    assert all(numpy.array_equal(cut.tensors[name], full.tensors[name]) for name in full.tensors if name != "emb.word")
+    with pytest.raises(ContainerError, match="has 1 layers, not 2"):
+        subset_container(tmp_path / "tiny.bin", tmp_path / "x.bin", keep, layers=2)
+
+
+def test_the_pieces_of_a_text_and_its_characters_are_kept(tmp_path):
+    _container(tmp_path / "tiny.bin", numpy.random.default_rng(2))
+    ids = pieces_for_texts(tmp_path / "tiny.bin", ["So it"])
+    assert {PIECES[i] for i in ids} >= {"\u2581so", "\u2581it", "s", "o"}
+    assert "\u2581how" not in {PIECES[i] for i in ids}

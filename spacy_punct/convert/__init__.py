@@ -5,6 +5,7 @@ from .conllup import convert_conllup
 from .guard import ContaminationGuard
 from .iwslt import convert_iwslt_xml
 from .json_sentences import convert_json_sentences
+from .lines import convert_lines
 from .punctuator2 import convert_punctuator2
 from .ted import convert_ted
 from .text import convert_text
@@ -21,6 +22,7 @@ CONVERTERS = {
     "timed-jsonl": convert_timed_jsonl,
     "ted": convert_ted,
     "json": convert_json_sentences,
+    "lines": convert_lines,
 }
 
 __all__ = ["CONVERTERS", "ContaminationGuard", "ConversionError", "ConversionStats", "ConvertOptions"]

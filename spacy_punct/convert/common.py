@@ -17,13 +17,15 @@ class ConvertOptions:
     blocks: (text) one document per blank-line-separated block, not per file.
     encoding: the files' encoding (None: UTF-8, or UTF-16 by its byte-order mark).
     exclude: files of a folder to leave out (paths relative to the folder, or names).
-    field: (json) the records' field that holds the text."""
+    field: (json) the records' field that holds the text.
+    glob: the files of a folder to read (None: the converter's own pattern)."""
 
     doc_length: int = 2000
     blocks: bool = False
     encoding: Optional[str] = None
     exclude: FrozenSet[str] = frozenset()
     field: str = "text"
+    glob: Optional[str] = None
 
 
 class ConversionError(ValueError):

@@ -19,7 +19,7 @@ def convert_conllu(
     grouped into docs of at least `options.doc_length` words."""
     vocab = nlp.vocab
     doc_length = options.doc_length
-    for file in input_files(path, "*.conllu"):
+    for file in input_files(path, options.glob or "*.conllu"):
         tokens: List[Token] = []
         n_words = 0
         marks_docs = False

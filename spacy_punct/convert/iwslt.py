@@ -19,7 +19,7 @@ def convert_iwslt_xml(
 ) -> Iterator[Doc]:
     """One Doc per `<doc>`: its segments joined by spaces, tokenised by the
     language's tokenizer."""
-    for file in input_files(path, "*.xml"):
+    for file in input_files(path, options.glob or "*.xml"):
         text = read_text(file, stats, options.encoding)
         docs = _DOC.findall(text)
         if not docs:

@@ -12,7 +12,7 @@ from .common import ConversionError, ConversionStats, ConvertOptions, input_file
 
 def convert_json_sentences(path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions) -> Iterator[Doc]:
     """One Doc per record's `options.field` (`*.json` in a folder)."""
-    for file in input_files(path, "*.json"):
+    for file in input_files(path, options.glob or "*.json"):
         try:
             records = json.loads(read_text(file, stats, options.encoding))
         except json.JSONDecodeError as e:

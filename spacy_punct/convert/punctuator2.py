@@ -35,7 +35,7 @@ def convert_punctuator2(path: Path, nlp: Language, stats: ConversionStats, optio
     skipped and reported."""
     clitics = language_rules(nlp.lang).clitics
     folder = Path(path).is_dir()
-    for file in input_files(path, "*"):
+    for file in input_files(path, options.glob or "*"):
         text = read_text(file, stats, options.encoding)
         if not any(token in MARK_TOKENS for token in text.split()):
             if folder:

@@ -54,7 +54,7 @@ def convert_ted(path: Path, nlp: Language, stats: ConversionStats, options: Conv
     doc records its file in `user_data["source"]`."""
     root = Path(path)
     seen = NgramIndex()
-    for file in input_files(root, "*.md"):
+    for file in input_files(root, options.glob or "*.md"):
         relative = file.relative_to(root).as_posix() if root.is_dir() else file.name
         if file.name.lower() == "readme.md":
             continue

@@ -14,7 +14,7 @@ def convert_text(
 ) -> Iterator[Doc]:
     """One Doc per file, or per blank-line-separated block with `options.blocks`;
     line breaks inside a document become spaces."""
-    for file in input_files(path, "*.txt"):
+    for file in input_files(path, options.glob or "*.txt"):
         text = read_text(file, stats, options.encoding)
         parts = re.split(r"\n[ \t]*\n", text) if options.blocks else [text]
         for part in parts:

@@ -14,7 +14,7 @@ from .common import ConversionError, ConversionStats, ConvertOptions, input_file
 
 
 def convert_timed_jsonl(path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions) -> Iterator[Doc]:
-    for file in input_files(path, "*.jsonl"):
+    for file in input_files(path, options.glob or "*.jsonl"):
         for number, line in enumerate(read_text(file, stats, options.encoding).split("\n"), start=1):
             if not line.strip():
                 continue

@@ -47,7 +47,7 @@ def convert_tokens(
     vocab = nlp.vocab
     doc_length = options.doc_length
     folder = Path(path).is_dir()
-    for file in input_files(path, "*"):
+    for file in input_files(path, options.glob or "*"):
         try:
             text = read_text(file, stats, options.encoding)
             if folder:
