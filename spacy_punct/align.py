@@ -27,6 +27,8 @@ _DOTTED = re.compile(r"^(\w\.)+\w$")  # u.s, e.g, p.m
 # closing brackets and quotes: written straight after a word, a mark goes after them
 _CLOSING = frozenset({")", "]", "}", "'", "’", '"', "”", "»", "›"})
 _ELLIPSES = frozenset({"...", "…", ". . ."})
+# marks that break a sentence off unfinished (`and then -`, `but ...`)
+_BREAKS = _ELLIPSES | frozenset({"-", "--", "–", "—"})
 
 
 @dataclass
@@ -324,6 +326,13 @@ def _run_end(t: TokenTable, i: int) -> int:
     while not t.spaced[i] and i + 1 < len(t.texts) and t.punct[i + 1] and not t.is_space[i + 1]:
         i += 1
     return i
+
+
+def ends_broken_off(table: TokenTable, word: int) -> bool:
+    """Whether nothing but marks follows token `word` and the last of them is a
+    dash or an ellipsis: the text breaks off unfinished (`and then -`)."""
+    rest = [text for text, is_space in zip(table.texts[word + 1 :], table.is_space[word + 1 :]) if not is_space]
+    return bool(rest) and rest[-1] in _BREAKS and all(_is_mark(text) for text in rest)
 
 
 def _is_abbreviation(word: str, abbreviations: FrozenSet[str]) -> bool:

@@ -13,7 +13,7 @@ from typing import Any, List, Mapping, Optional, Sequence, Tuple
 import numpy
 from spacy.tokens import Doc
 
-from .align import MarkSlots, TokenTable, mark_slots, token_table
+from .align import MarkSlots, TokenTable, ends_broken_off, mark_slots, token_table
 from .labels import LabelSet, ends_sentence
 
 
@@ -158,8 +158,9 @@ def decode(
     With `close_last_sentence`, unless `open_end` (the doc is a piece of a
     text that goes on), the last word ends a sentence: where no
     sentence-final mark was decided there, the text's own final mark stays,
-    an abbreviation's period ends it, or else the `closing_mark` is written
-    (not, with `keep_existing`, after a mark the text has there).
+    an abbreviation's period ends it, a dash or an ellipsis that ends the text
+    breaks it off (`and then -`), or else the `closing_mark` is written (not,
+    with `keep_existing`, after a mark the text has there).
     """
     thresholds, margins, keep_existing = settings.thresholds, settings.margins, settings.keep_existing
     close_end = settings.close_last_sentence and not open_end
@@ -186,6 +187,8 @@ def decode(
             marks[last] = existing
         elif last in slots.abbreviations:  # its period ends the text (and is not written twice)
             marks[last] = "."
+        elif ends_broken_off(table, slots.anchor(last)):  # `and then -`: the dash ends it, no period before it
+            pass
         else:
             marks[last] = closing_mark(probs[last], label_set, thresholds)
     return Decisions(marks, sentence_starts(table, marks), slots, table)

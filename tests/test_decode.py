@@ -113,6 +113,18 @@ def test_close_end_keeps_the_texts_own_final_mark(nlp):
     assert decode(doc, probs, LABELS, S(close_last_sentence=True, keep_existing=True)).marks == [";", ""]
 
 
+@pytest.mark.parametrize("text", ["and then -", "but --", "i think ...", "so we —"])
+def test_a_text_broken_off_by_a_dash_or_an_ellipsis_gets_no_period_before_it(nlp, text):
+    doc = nlp(text)
+    probs = numpy.tile(numpy.array([0.9, 0.04, 0.02, 0.04], dtype="f"), (len(doc), 1))
+    marks = decode(doc, probs, LABELS, S(close_last_sentence=True)).marks
+    assert not any(marks), marks
+    # a dash inside the text leaves the end to the closing mark
+    doc = nlp("we went home -- it was late")
+    probs = numpy.tile(numpy.array([0.9, 0.04, 0.02, 0.04], dtype="f"), (len(doc), 1))
+    assert decode(doc, probs, LABELS, S(close_last_sentence=True)).marks[-1] == "?"
+
+
 @pytest.mark.parametrize("text", ["we met dr.", "we use e.g.", "that is i.e."])
 def test_an_abbreviations_period_ends_the_text(nlp, text):
     doc = nlp(text)
