@@ -15,7 +15,7 @@ from tokenizers import BertWordPieceTokenizer
 from transformers import BertConfig, BertModel, BertTokenizerFast
 
 from spacy_punct.training.corpus import read_docbins
-from spacy_punct.align import punct_flags
+from spacy_punct.words import punct_flags
 
 
 def corpus_lines(path: Path, lang: str) -> Iterator[str]:

@@ -13,7 +13,7 @@ from typing import Any, List, Mapping, Optional, Sequence, Tuple
 import numpy
 from spacy.tokens import Doc
 
-from .align import MarkSlots, TokenTable, ends_broken_off, mark_slots, token_table
+from .words import MarkSlots, TokenTable, ends_broken_off, mark_slots, token_table
 from .labels import LabelSet, ends_sentence
 
 

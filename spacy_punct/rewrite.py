@@ -13,7 +13,7 @@ import numpy
 from spacy.attrs import ENT_IOB, LEMMA, MORPH, NORM, POS, SENT_START, TAG
 from spacy.tokens import Doc, Span
 
-from .align import TokenTable, mark_slots, token_table
+from .words import TokenTable, mark_slots, token_table
 from .casing import FIRST, FIXED, PART, WHOLE, always_capitalised, capitalise, case_roles, decapitalise, is_symbol, written_in_capitals
 from .decode import Decisions, sentence_starts
 from .extensions import (

@@ -20,11 +20,11 @@ from .align import (
     doc_classes,
     input_and_reference_marks,
     sentence_initial_words,
-    word_offsets,
     word_texts,
 )
 from .casing import CASE_LABELS, case_label
 from .labels import DEFAULT_LABELS, EMPTY, LabelSet
+from .words import word_offsets
 
 
 def score_punctuation(

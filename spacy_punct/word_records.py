@@ -10,7 +10,7 @@ from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 from spacy.vocab import Vocab
 
-from .align import marks_after, token_table
+from .words import marks_after, token_table
 from .extensions import register_extensions, set_token_extension_values, token_extension_values, token_values
 from .labels import stronger
 

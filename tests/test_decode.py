@@ -1,7 +1,7 @@
 import numpy
 import pytest
 
-from spacy_punct.align import token_table
+from spacy_punct.words import token_table
 from spacy_punct.decode import DecisionSettings as S, check_settings, decide, decode, sentence_starts
 from spacy_punct.labels import LabelSet
 

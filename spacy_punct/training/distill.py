@@ -13,7 +13,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import minibatch
 
-from ..align import token_table
+from ..words import token_table
 from ..extensions import TEACHER_ATTR, set_token_values
 from ..pipelines import find_punctuator, predict_probs
 from ..word_records import word_records

@@ -1,0 +1,67 @@
+import spacy
+
+from spacy_punct.words import mark_slots, marks_after, punct_flags, word_offsets
+
+
+def _slots(nlp, text):
+    doc = nlp(text)
+    slots = mark_slots(doc)
+    return doc, slots, {doc[i].text: i for i in slots.words}
+
+
+def test_marks_after():
+    nlp = spacy.blank("en")
+    doc = nlp('"Well," she said - it\'s a co-pilot?! Yes.')
+    marks = dict(zip([t.text for t in doc], marks_after(doc)))
+    assert marks["Well"] == ","
+    assert marks["said"] == "-"
+    assert marks["co"] == ""
+    assert marks["pilot"] == "?"
+    assert marks["Yes"] == "."
+
+
+def test_punct_flags_follow_part_of_speech_when_present(nlp):
+    from spacy.tokens import Doc
+
+    doc = Doc(nlp.vocab, words=["mistakes", "--", ".", "so"])
+    assert punct_flags(doc) == [False, True, True, False]
+    assert marks_after(doc)[0] == "."
+    doc = Doc(nlp.vocab, words=["mistakes", "--", ".", "so"], pos=["X", "X", "PUNCT", "X"])
+    assert punct_flags(doc) == [False, False, True, False]
+    assert marks_after(doc)[:2] == ["", "."]
+
+
+def test_word_offsets_ignore_case_spaces_and_punctuation(nlp):
+    a = word_offsets(nlp("So, how  was it?"))
+    b = word_offsets(nlp("so how was it"))
+    assert a[0] == b[0] == "sohowwasit"
+    assert a[1] == [2, None, 5, None, 8, 10, None]  # the double space is a token
+
+
+def test_slots_are_words_before_whitespace(nlp):
+    doc, slots, words = _slots(nlp, "a start-up, win-win c:/users/me/doc.txt and don't")
+    assert list(words) == ["a", "up", "win", "doc.txt", "and", "n't"]
+    assert [doc[i].text for i in slots.written[words["up"]]] == [","] and slots.existing[words["up"]] == ","
+    # the first "win" is written together with the second: only the last is a slot
+    assert words["win"] == [t.text for t in doc].index("win", 6)
+
+
+def test_slot_existing_marks_and_anchor(nlp):
+    doc, slots, words = _slots(nlp, 'he said "hello" (maybe). ok ?! fine , yes')
+    assert words["said"] not in slots.existing  # quotes are never replaced
+    # a mark after "hello" goes after its closing quote
+    assert words["hello"] not in slots.existing and slots.anchor(words["hello"]) == words["hello"] + 1
+    assert doc[slots.anchor(words["maybe"])].text == ")" and slots.existing[words["maybe"]] == "."
+    assert slots.existing[words["ok"]] == "?" and len(slots.written[words["ok"]]) == 2
+    assert slots.standing == {words["ok"]}  # a run standing alone: kept as written
+    assert slots.existing[words["fine"]] == ","
+
+
+def test_abbreviation_periods_are_not_replaceable(nlp):
+    doc, slots, words = _slots(nlp, "dr. smith and the u.s. army etc. the end.")
+    dr = words["dr"]
+    assert dr in slots.abbreviations and dr not in slots.existing and doc[slots.anchor(dr)].text == "."
+    assert words["u.s"] in slots.abbreviations and words["etc"] in slots.abbreviations
+    assert words["end"] not in slots.abbreviations and slots.existing[words["end"]] == "."
+
+
