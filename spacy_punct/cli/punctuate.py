@@ -1,20 +1,17 @@
 """`spacy-punct punctuate`: punctuate text, records or timed words: files, standard input, Ray."""
 import sys
 from pathlib import Path
-from typing import Any, Iterator, List, Optional, TextIO, Tuple
+from typing import List, Optional, TextIO
 
 import typer
-from spacy.language import Language
 from tqdm import tqdm
 
 from .. import textio
 from ..pipelines import PipelineError, load_pipeline
 from ..output_formats import make_writer
-from ..records import record_doc
-from ..texts import punctuate_docs, punctuate_parts
-from ..timed import RecordError
+from ..text_jobs import punctuated_output
 from ..threads import DEFAULT_THREADS
-from ..timed import parse_json_line
+from ..timed import RecordError
 from ._util import (
     CPU_PRECISION_HELP,
     ENCODING_HELP,
@@ -31,23 +28,6 @@ from ._util import (
     show_progress,
     write_failed,
 )
-
-
-def _items(nlp: Language, reader: textio.TextReader, whole: bool, records: bool) -> Iterator[Tuple[Any, Any]]:
-    """(text or doc, input record) pairs: one per line, or the whole input;
-    with `records`, a JSON object per non-empty line."""
-    if whole:
-        text = reader.read()
-        yield text, {"text": text}
-        return
-    for number, line in enumerate(reader, start=1):
-        if not records:
-            yield line, {"text": line}
-            continue
-        if not line.strip():
-            continue
-        record = parse_json_line(line, f"line {number}")
-        yield record_doc(nlp, record, number), record
 
 
 @app.command(short_help="Punctuate text, records or timed words.")
@@ -117,18 +97,9 @@ def punctuate(
     target: TextIO = output.open("w", encoding="utf8", newline="\n") if output else sys.stdout
     bar = tqdm(unit=" words", file=sys.stderr, disable=not show_progress(progress, output), smoothing=0.1)
     try:
-        items = _items(nlp, reader, whole, input_format == "jsonl")
+        results = punctuated_output(nlp, reader, writer, whole=whole, records=input_format == "jsonl",
+                                    batch_size=batch_size, settings=settings)
         target.write(writer.header())
-        if writer.whole_documents:  # a long text's pieces are joined into one document
-            done = punctuate_docs(nlp, items, batch_size=batch_size, settings=settings)
-            results = ((doc, writer.document(doc, record, number=number))
-                       for number, (doc, record) in enumerate(done, start=1))
-        else:
-            # a long text is written piece by piece, as its pieces are done, its
-            # lines ended as in the input (CRLF stays CRLF)
-            parts = punctuate_parts(nlp, items, batch_size=batch_size, settings=settings)
-            results = ((doc, textio.restore_line_ends(writer.document(doc, record, last=last), reader.line_ends))
-                       for doc, record, _, last in parts)
         for doc, text in results:
             target.write(text)
             target.flush()

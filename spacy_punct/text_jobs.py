@@ -1,0 +1,59 @@
+"""The punctuate loop over an input stream, as `spacy-punct punctuate` runs it
+and any long-lived process may: the input read as lines, as one whole text or
+as JSON records, punctuated in batches, and each document rendered by an
+output writer as soon as it (or, for plain text, each piece of a long line)
+is done, so that memory stays bounded on inputs of any size."""
+from typing import Any, Iterator, Optional, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from .decode import DecisionSettings
+from .output_formats import OutputWriter
+from .records import record_doc
+from .textio import TextReader, restore_line_ends
+from .texts import punctuate_docs, punctuate_parts
+from .timed import parse_json_line
+
+
+def input_items(nlp: Language, reader: TextReader, whole: bool, records: bool) -> Iterator[Tuple[Any, Any]]:
+    """(text or doc, input record) pairs: one per line, or the whole input;
+    with `records`, a JSON object per non-empty line."""
+    if whole:
+        text = reader.read()
+        yield text, {"text": text}
+        return
+    for number, line in enumerate(reader, start=1):
+        if not records:
+            yield line, {"text": line}
+            continue
+        if not line.strip():
+            continue
+        record = parse_json_line(line, f"line {number}")
+        yield record_doc(nlp, record, number), record
+
+
+def punctuated_output(
+    nlp: Language,
+    reader: TextReader,
+    writer: OutputWriter,
+    *,
+    whole: bool = False,
+    records: bool = False,
+    batch_size: int = 64,
+    settings: Optional[DecisionSettings] = None,
+) -> Iterator[Tuple[Doc, str]]:
+    """(punctuated doc, its rendered text) as each is done, in input order,
+    between the writer's header and footer (which the caller writes). A long
+    text's pieces are joined into one document where the writer needs whole
+    documents; otherwise each piece is yielded as it is done, its line ended
+    as in the input (CRLF stays CRLF). Raises `RecordError` or `ValueError`
+    on a bad record."""
+    items = input_items(nlp, reader, whole, records)
+    if writer.whole_documents:
+        done = punctuate_docs(nlp, items, batch_size=batch_size, settings=settings)
+        for number, (doc, record) in enumerate(done, start=1):
+            yield doc, writer.document(doc, record, number=number)
+    else:
+        for doc, record, _, last in punctuate_parts(nlp, items, batch_size=batch_size, settings=settings):
+            yield doc, restore_line_ends(writer.document(doc, record, last=last), reader.line_ends)
