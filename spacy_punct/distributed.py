@@ -43,11 +43,9 @@ class PunctuateBatch:
     batch_format = "pyarrow"
 
     def __init__(self, model: str, threads: int = 1, batch_size: int = 64) -> None:
-        from .collector import freeze_loaded_objects
-        from .pipelines import load_pipeline
+        from .pipelines import load_for_long_run
 
-        self.nlp = load_pipeline(model, threads=threads)
-        freeze_loaded_objects()  # an actor loads its pipeline once
+        self.nlp = load_for_long_run(model, threads=threads)  # an actor loads its pipeline once
         self.batch_size = batch_size
 
     def __call__(self, batch: pyarrow.Table) -> pyarrow.Table:

@@ -14,6 +14,7 @@ from spacy.tokens import Doc
 from thinc.api import use_ops
 
 from .bundled import resolve_model
+from .collector import freeze_loaded_objects
 from .decode import DecisionSettings
 from .extensions import register_extensions
 from .factory_imports import named_factories_only
@@ -66,6 +67,15 @@ def load_pipeline(
     except PipelineError as e:
         raise PipelineError(f"Pipeline {str(model)!r}: {e}") from None
     return nlp
+
+def load_for_long_run(model: Union[str, Path], *, threads: Optional[int] = DEFAULT_THREADS) -> Language:
+    """`load_pipeline` for a process that then punctuates for long (a command,
+    a Ray actor, a server): every object loaded is left out of the garbage
+    collector's scans from then on (see `spacy_punct.collector`)."""
+    nlp = load_pipeline(model, threads=threads)
+    freeze_loaded_objects()
+    return nlp
+
 
 def predict_probs(nlp: Language, docs: Iterable[Doc], *, batch_size: int = 64) -> Iterator[Tuple[Doc, numpy.ndarray]]:
     """Each doc with the punctuator's class probabilities per token. The

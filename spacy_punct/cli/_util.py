@@ -9,9 +9,8 @@ import typer
 from spacy.language import Language
 
 from .. import textio
-from ..collector import freeze_loaded_objects
 from ..decode import DecisionSettings, check_settings
-from ..pipelines import PipelineError, find_punctuator, load_pipeline
+from ..pipelines import PipelineError, find_punctuator, load_for_long_run
 from ..threads import set_threads
 
 app = typer.Typer(
@@ -57,11 +56,9 @@ def parse_settings(values: List[str], option: str) -> Dict[str, float]:
 def load_or_fail(model: str) -> Language:
     """Load a punctuating pipeline, or fail with a one-line error."""
     try:
-        nlp = load_pipeline(model, threads=None)  # each command sets its --threads
+        return load_for_long_run(model, threads=None)  # each command sets its --threads
     except (PipelineError, ValueError) as e:
         fail(str(e))
-    freeze_loaded_objects()  # a command loads its pipelines once
-    return nlp
 
 
 def decision_settings(nlp: Language, keep_existing: Optional[bool] = None, thresholds: Optional[List[str]] = None,
