@@ -20,8 +20,8 @@ from .extensions import register_extensions, set_token_values
 from .labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
 from .downstream import DownstreamCheck, check_downstream_listeners
 from .rewrite import build_rewritten, plan_rewrite
-from .training.optimizer import ScaledOptimizer
 from .word_classifier import (
+    ScaledOptimizer,
     check_encoder_ran,
     default_model,
     initialize_on_sample,

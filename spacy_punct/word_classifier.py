@@ -1,16 +1,17 @@
 """What the punctuator and the truecaser share as classifiers of words
 (`spacy_punct.PunctuatorModel.v1` under both): initialization on a sample of
 examples, the weighted cross-entropy of their losses with a teacher's
-probabilities mixed into the targets, and the check that the encoder they
-listen to ran."""
+probabilities mixed into the targets, the check that the encoder they
+listen to ran, and a component's learning rate as a multiple of the
+optimizer's (`ScaledOptimizer`)."""
 from itertools import islice
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.errors import Errors
 from spacy.tokens import Doc
 from spacy.training import Example
-from thinc.api import Config, Model, Ops
+from thinc.api import Config, Model, Ops, Optimizer
 from thinc.types import Floats1d, Floats2d
 
 from .extensions import TEACHER_ATTR, token_values
@@ -135,3 +136,17 @@ def mix_teacher_probs(truth: numpy.ndarray, doc: Doc, label_set: LabelSet, weigh
     targets = teacher_targets(doc, label_set)
     rows = ~numpy.isnan(targets[:, 0])
     truth[rows] = (1.0 - weight) * truth[rows] + weight * targets[rows]
+
+
+class ScaledOptimizer:
+    """An optimizer that applies another one's update at a scaled learning rate."""
+
+    def __init__(self, optimizer: Optimizer, scale: float) -> None:
+        self.optimizer = optimizer
+        self.scale = scale
+
+    def __call__(self, key, weights, gradient, *, lr_scale: float = 1.0):  # type: ignore[no-untyped-def]
+        return self.optimizer(key, weights, gradient, lr_scale=lr_scale * self.scale)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.optimizer, name)

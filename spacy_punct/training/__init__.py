@@ -1,16 +1,14 @@
-"""Training: the reader, the augmenters, the time-limited loop and the
-learning-rate scaling (the layout of `spacy/training/`)."""
+"""Training: the reader, the augmenters, the time-limited loop, frozen layers
+and warm starts (the layout of `spacy/training/`)."""
 from .augment import create_asr_noise_augmenter, create_case_noise_augmenter, create_chained_augmenters
 from .freeze import create_freeze_embeddings, create_freeze_layers, freeze_input_embeddings, freeze_lower_layers
 from ..word_records import WordRecord, make_example, read_docbins, strip_docs, word_records
 from .corpus import PunctCorpus
 from .loop import TrainingEnd, create_time_limit, train_for
-from .optimizer import ScaledOptimizer
 from .warm_start import create_warm_start, warm_start
 
 __all__ = [
     "PunctCorpus",
-    "ScaledOptimizer",
     "TrainingEnd",
     "WordRecord",
     "create_asr_noise_augmenter",
