@@ -5,7 +5,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 from spacy.attrs import IDX
 from spacy.tokens import Doc, Token
 
-# a teacher pipeline's class probabilities on a training word (see training.distill)
+# a teacher pipeline's class probabilities on a training word (see distillation.py)
 TEACHER_ATTR = "teacher_probs"
 # attributes this package writes on the docs it builds itself
 OWN_DOC_ATTRS = frozenset({"punctuated", "punct_probs", "source_map", "source_offsets", "source_text"})

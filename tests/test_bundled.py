@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 from spacy_punct import load_pipeline, punctuate
 from spacy_punct.bundled import BUNDLED_DIR, ShadowedPipelineWarning, bundled_names, default_pipeline, resolve_model
 from spacy_punct.cli import app
+from spacy_punct.languages import LANGUAGES, language_entry
 
 TEXT = "so how was the trip it was long but we saw the coast where did you stay in a small hotel near the harbour"
 
@@ -19,37 +20,58 @@ def _words(text):
 
 
 # the most each bundled pipeline may take on disk
-SIZE_LIMITS = {"en_punct_sm": 12e6, "en_punct_trf": 35e6}
+SIZE_LIMITS = {"en_punct_sm": 12e6, "en_punct_trf": 35e6, "hu_punct_trf": 35e6, "bn_punct_trf": 35e6}
+ENGLISH = ["en_punct_sm", "en_punct_trf"]
+
+
+def test_every_pipeline_of_the_registry_ships_and_has_a_size_limit():
+    registered = {name for entry in LANGUAGES.values() for name in entry.pipelines}
+    assert registered == set(SIZE_LIMITS) == {path.parent.name for path in BUNDLED_DIR.glob("*/config.cfg")}
 
 
 @pytest.mark.parametrize("name", sorted(SIZE_LIMITS))
-def test_the_english_pipelines_ship_with_the_package(name):
+def test_the_pipelines_ship_with_the_package(name):
     assert name in bundled_names()
     folder = BUNDLED_DIR / name
     meta = json.loads((folder / "meta.json").read_text(encoding="utf8"))
     assert meta["lang"] + "_" + meta["name"] == name
     assert meta["license"] and meta["sources"]
-    assert meta["performance"]["test2011"]["punct_f"] > 0
+    headline = language_entry(meta["lang"]).test_sets[0].name
+    assert meta["performance"][headline]["punct_f"] > 0
     assert (folder / "MODEL_CARD.md").is_file()
     size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
     assert size < SIZE_LIMITS[name]
 
 
-def test_the_transformer_pipeline_names_its_encoder_by_its_hub_name():
+@pytest.mark.parametrize("name,encoder", [("en_punct_trf", "sentence-transformers/all-MiniLM-L6-v2"),
+                                          ("hu_punct_trf", "intfloat/multilingual-e5-small"),
+                                          ("bn_punct_trf", "intfloat/multilingual-e5-small")])
+def test_the_transformer_pipelines_name_their_encoder_by_its_hub_name(name, encoder):
     from spacy.util import load_config
 
-    config = load_config(BUNDLED_DIR / "en_punct_trf" / "config.cfg")
-    assert config["components"]["transformer"]["model"]["name"] == "sentence-transformers/all-MiniLM-L6-v2"
+    config = load_config(BUNDLED_DIR / name / "config.cfg")
+    assert config["components"]["transformer"]["model"]["name"] == encoder
 
 
-def test_the_language_code_names_the_most_accurate_pipeline():
-    assert "en" in bundled_names()
-    assert default_pipeline("en") == "en_punct_trf"
-    assert resolve_model("en") == BUNDLED_DIR / "en_punct_trf"
+@pytest.mark.parametrize("lang", ["en", "hu", "bn"])
+def test_the_language_code_names_the_most_accurate_pipeline(lang):
+    assert lang in bundled_names()
+    assert default_pipeline(lang) == f"{lang}_punct_trf"
+    assert resolve_model(lang) == BUNDLED_DIR / f"{lang}_punct_trf"
     assert default_pipeline("xx") is None
 
 
-@pytest.fixture(scope="module", params=sorted(SIZE_LIMITS))
+@pytest.mark.parametrize("lang,text,expected", [
+    ("hu", "szia hogy vagy jól vagyok köszönöm", ["szia", "hogy", "vagy", "jól", "vagyok", "köszönöm"]),
+    ("bn", "আমি ভাত খাই তুমি কোথায় যাও", ["আমি", "ভাত", "খাই", "তুমি", "কোথায়", "যাও"]),
+])
+def test_hungarian_and_bangla_punctuate_by_their_code_and_keep_every_word(lang, text, expected):
+    doc = next(punctuate(load_pipeline(lang), [text]))
+    assert [t.text.lower() for t in doc if not t.is_punct] == expected
+    assert doc.text[-1] in ".?!।"
+
+
+@pytest.fixture(scope="module", params=ENGLISH)
 def english(request):
     return load_pipeline(request.param)
 
@@ -133,7 +155,7 @@ def test_a_transcript_in_lines_read_whole(tmp_path):
     assert [_words(line) for line in whole.stdout.splitlines()] == [line.split() for line in lines]
 
 
-@pytest.mark.parametrize("name", ["en_punct_trf", "en_punct_sm"])
+@pytest.mark.parametrize("name", sorted(SIZE_LIMITS))
 def test_the_model_cards_give_the_kept_measurements(name):
     """Each bundled pipeline's meta.json scores and model card are those of
     its measurement files in benchmarks/metrics/ (bundle_model.py card)."""
@@ -146,6 +168,15 @@ def test_the_model_cards_give_the_kept_measurements(name):
     spec.loader.exec_module(bundle_model)
     metrics = root / "benchmarks" / "metrics" / name
     meta = json.loads((BUNDLED_DIR / name / "meta.json").read_text(encoding="utf8"))
-    assert meta["performance"] == bundle_model.performance(metrics)
+    entry = language_entry(meta["lang"])
+    assert meta["performance"] == bundle_model.performance(metrics, entry)
     card = (BUNDLED_DIR / name / "MODEL_CARD.md").read_text(encoding="utf8")
-    assert "\n".join(bundle_model.score_rows(metrics)) in card
+    assert "\n".join(bundle_model.score_rows(metrics, entry)) in card
+
+
+@pytest.mark.parametrize("command", ["punctuate", "stream"])
+def test_a_line_broken_off_by_a_dash_ends_with_it(command):
+    """`and then -` once came out as `and then. -`, and the stream wrote the dash on a line of its own."""
+    result = CliRunner().invoke(app, [command, "en_punct_sm"], input="so we went to the market and then -\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == ["So we went to the market, and then -"]

@@ -22,7 +22,7 @@ def _lines(n: int, seed: int):
     return lines
 
 
-@pytest.mark.parametrize("name", ["en_punct_trf", "en_punct_sm"])
+@pytest.mark.parametrize("name", ["en_punct_trf", "en_punct_sm", "hu_punct_trf", "bn_punct_trf"])
 def test_a_line_comes_out_the_same_beside_any_partner_lines(name):
     nlp = load_pipeline(name)
     lines = _lines(48, seed=7) + ["in said paris the meeting the we ™"]

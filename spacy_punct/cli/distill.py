@@ -28,7 +28,7 @@ def distill(
     (`token._.teacher_probs`), the mean of the teachers' with --ensemble:
     train a student on the output with the punctuator's `distill_weight`
     above 0."""
-    from ..training.distill import teacher_docs
+    from ..distillation import teacher_docs
 
     prepare_output(output, input)
     set_threads_or_fail(threads)

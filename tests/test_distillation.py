@@ -10,10 +10,10 @@ from spacy_punct.cli import app
 from spacy_punct.pipelines import predict_probs
 from spacy_punct.training.corpus import PunctCorpus
 from spacy_punct.word_records import read_docbins, word_records
-from spacy_punct.training.distill import teacher_docs
+from spacy_punct.distillation import teacher_docs
 from spacy_punct.word_classifier import teacher_targets
 
-from ..conftest import TEXTS, listener_pipeline, reader_examples, train
+from .conftest import TEXTS, listener_pipeline, reader_examples, train
 
 
 def distilled(trained, corpus_path):
@@ -107,7 +107,7 @@ def test_distill_weight_must_be_a_share():
 
 
 def test_a_student_learns_from_the_teacher(trained, corpus_path, tmp_path):
-    from ..conftest import listener_pipeline
+    from .conftest import listener_pipeline
 
     DocBin(docs=distilled(trained, corpus_path), store_user_data=True).to_disk(tmp_path / "taught.spacy")
     student = listener_pipeline()
