@@ -55,13 +55,13 @@ setup(
     },
     entry_points={
         "spacy_factories": [
-            "punctuator = spacy_punct.punctuator:make_punctuator",
-            "punct_rewriter = spacy_punct.rewriter:make_punct_rewriter",
-            "int8_quantizer = spacy_punct.quantizer:make_int8_quantizer",
-            "truecaser = spacy_punct.truecaser:make_truecaser",
+            "punctuator = spacy_punct.components.punctuator:make_punctuator",
+            "punct_rewriter = spacy_punct.components.rewriter:make_punct_rewriter",
+            "int8_quantizer = spacy_punct.components.quantizer:make_int8_quantizer",
+            "truecaser = spacy_punct.components.truecaser:make_truecaser",
         ],
         "spacy_architectures": [
-            "spacy_punct.PunctuatorModel.v1 = spacy_punct.model:build_punctuator_model",
+            "spacy_punct.PunctuatorModel.v1 = spacy_punct.components.model:build_punctuator_model",
             "spacy_punct.BiLSTMEncoder.v1 = spacy_punct.layers.bilstm:build_bilstm_encoder",
             "spacy_punct.LowercaseEmbed.v1 = spacy_punct.layers.lowercase:build_lowercase_embed",
             "spacy_punct.TransformerModel.v1 = spacy_punct.layers.autocast:build_transformer_model",
@@ -72,13 +72,13 @@ setup(
             "spacy_punct.entropy_lookahead.v1 = spacy_punct.streaming:create_entropy_lookahead",
         ],
         "spacy_span_getters": [
-            "spacy_punct.word_strided_spans.v1 = spacy_punct.span_getters:configure_word_strided_spans",
+            "spacy_punct.word_strided_spans.v1 = spacy_punct.components.span_getters:configure_word_strided_spans",
         ],
         "thinc_layers": ["spacy_punct.PauseFeatures.v1 = spacy_punct.layers.pauses:build_pause_features"],
         "thinc_schedules": [
             "spacy_punct.warmup_linear_within.v1 = spacy_punct.training.schedules:create_warmup_linear_within",
         ],
-        "spacy_tokenizers": ["spacy_punct.Tokenizer.v1 = spacy_punct.tokenizer:create_tokenizer"],
+        "spacy_tokenizers": ["spacy_punct.Tokenizer.v1 = spacy_punct.components.tokenizer:create_tokenizer"],
         "spacy_readers": ["spacy_punct.PunctCorpus.v1 = spacy_punct.training.corpus:PunctCorpus"],
         "spacy_scorers": [
             "spacy_punct.punct_scorer.v1 = spacy_punct.scorer:make_punct_scorer",

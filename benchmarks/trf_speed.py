@@ -39,7 +39,7 @@ from spacy_punct.pipelines import load_pipeline
 from spacy_punct.layers.autocast import native_bfloat16, set_cpu_precision
 from spacy_punct.hf_models import hf_shims
 from spacy_punct.layers.int8_linear import TokenInt8Linear
-from spacy_punct.quantizer import add_quantizer, quantized_copy
+from spacy_punct.components.quantizer import add_quantizer, quantized_copy
 from spacy_punct.threads import set_threads
 from spacy_punct.benchmark import benchmark_lines, count_words, words_per_second
 

@@ -18,7 +18,7 @@ from .collector import freeze_loaded_objects
 from .decode import DecisionSettings
 from .extensions import register_extensions
 from .factory_imports import named_factories_only
-from .punctuator import Punctuator
+from .components.punctuator import Punctuator
 from .threads import DEFAULT_THREADS, set_threads
 
 

@@ -3,7 +3,7 @@ from spacy.util import registry
 from thinc.api import Model
 
 from spacy_punct.layers.bilstm import build_bilstm_encoder
-from spacy_punct.model import build_punctuator_model, with_empty_docs
+from spacy_punct.components.model import build_punctuator_model, with_empty_docs
 from thinc.api import Linear, with_array
 
 

@@ -7,7 +7,7 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-from spacy_punct.punctuator import Punctuator
+from spacy_punct.components.punctuator import Punctuator
 
 from .conftest import TEXTS, TOK2VEC_CONFIG, listener_pipeline, reader_examples, train
 

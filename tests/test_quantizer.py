@@ -8,7 +8,7 @@ from spacy_punct.cli import app
 from spacy_punct.pipelines import load_pipeline, predict_probs
 from spacy_punct.hf_models import hf_shims
 from spacy_punct.layers.int8_linear import TokenInt8Linear
-from spacy_punct.quantizer import add_quantizer
+from spacy_punct.components.quantizer import add_quantizer
 
 from .conftest import TEXTS
 from .test_transformer import trained_trf, trf_pipeline  # noqa: F401  (the fixture)

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy
 import spacy
 
-from spacy_punct.punctuator import Punctuator
+from spacy_punct.components.punctuator import Punctuator
 
 from .conftest import TEXTS, listener_pipeline
 

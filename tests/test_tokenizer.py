@@ -4,7 +4,7 @@ import pytest
 import spacy
 from spacy.training import Example
 
-from spacy_punct.tokenizer import PunctTokenizer, create_tokenizer
+from spacy_punct.components.tokenizer import PunctTokenizer, create_tokenizer
 
 from .conftest import TEXTS
 

@@ -10,7 +10,7 @@ from spacy_punct.casing import CASE_LABELS, apply_case, case_label
 from spacy_punct.rewrite import rewrite_doc
 from spacy_punct.scorer import score_case
 from spacy_punct.training.corpus import PunctCorpus
-from spacy_punct.truecaser import written_forms
+from spacy_punct.components.truecaser import written_forms
 
 from .conftest import LISTENER_CONFIG, TOK2VEC_CONFIG, train
 

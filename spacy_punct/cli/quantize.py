@@ -26,7 +26,7 @@ def quantize(
     int8 weights and int8 inputs, each token scaled on its own (CPU);
     the float weights are what is saved (in `--weights-storage`), so the copy
     loads anywhere."""
-    from ..quantizer import add_quantizer, storage_overrides
+    from ..components.quantizer import add_quantizer, storage_overrides
 
     if output.exists():
         fail(f"{output} exists: choose a new folder (nothing was written).")

@@ -7,7 +7,7 @@ type tables and the linear layers' weights) is saved as int8 with one float32
 scale per row, and read back into float32 when the pipeline is loaded: a
 quarter of the size, and a pipeline that loads and trains as any other. The
 linear layers' rows are their output channels, which is how the int8
-quantizer (`spacy_punct.quantizer`) quantizes them again at inference, so the
+quantizer (`spacy_punct.components.quantizer`) quantizes them again at inference, so the
 quantized pipeline runs on nearly the values it was saved with. Biases and
 layer norms stay float32.
 

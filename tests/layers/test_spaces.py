@@ -4,7 +4,7 @@ import spacy
 from thinc.api import Config, Model, chain
 
 from spacy_punct.layers.spaces import word_rows, words_doc
-from spacy_punct.model import build_punctuator_model
+from spacy_punct.components.model import build_punctuator_model
 
 TOK2VEC = Config().from_str(
     """

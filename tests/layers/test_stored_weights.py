@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from spacy_punct.cli import app
 from spacy_punct.pipelines import load_pipeline, predict_probs
 from spacy_punct.layers.stored_weights import INT8_SUFFIX, compact_state, expand_state
-from spacy_punct.quantizer import storage_overrides
+from spacy_punct.components.quantizer import storage_overrides
 
 from ..conftest import TEXTS, reader_examples, train
 from ..test_transformer import trf_pipeline

@@ -13,14 +13,14 @@ from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer
 from thinc.types import Floats2d
 
-from .align import gold_classes, input_and_reference_marks
-from .decode import Decisions, DecisionSettings, decode
-from . import threads  # noqa: F401  (forked workers start with one torch thread)
-from .extensions import register_extensions, set_token_values
-from .labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
-from .downstream import DownstreamCheck, check_downstream_listeners
-from .rewrite import build_rewritten, plan_rewrite
-from .word_classifier import (
+from ..align import gold_classes, input_and_reference_marks
+from ..decode import Decisions, DecisionSettings, decode
+from .. import threads  # noqa: F401  (forked workers start with one torch thread)
+from ..extensions import register_extensions, set_token_values
+from ..labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
+from ..downstream import DownstreamCheck, check_downstream_listeners
+from ..rewrite import build_rewritten, plan_rewrite
+from ..word_classifier import (
     ScaledOptimizer,
     check_encoder_ran,
     default_model,

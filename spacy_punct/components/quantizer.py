@@ -22,7 +22,7 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from thinc.api import Model
 
-from .hf_models import hf_layers, hf_shims
+from ..hf_models import hf_layers, hf_shims
 
 QUANTIZED_TYPES = {"qint8": "qint8", "float16": "float16"}
 
@@ -58,8 +58,8 @@ def quantized_copy(model: Any, dtype: str = "qint8", keep_float: Sequence[str] =
 
     model.eval()
     if dtype == "qint8":
-        from .layers.int8_linear import int8_copy
-        from .layers.length_buckets import LengthBuckets
+        from ..layers.int8_linear import int8_copy
+        from ..layers.length_buckets import LengthBuckets
 
         # windows run in groups of one length: a window's int8 roundings do not depend on its batch
         return LengthBuckets(int8_copy(model, keep_float))
@@ -113,7 +113,7 @@ class Int8Quantizer(Pipe):
 
     def _quantize_heads(self) -> None:
         """Give the ReLU layers of the components that listen to a transformer an int8 forward."""
-        from .layers.int8_relu import int8_relu_forward
+        from ..layers.int8_relu import int8_relu_forward
 
         kept = [re.compile(pattern) for pattern in self.keep_float]
         for name, pipe in self.nlp.components:  # the disabled ones too
@@ -179,8 +179,8 @@ def storage_overrides(nlp: Language, weights_storage: str) -> Dict[str, Any]:
     """The config overrides that load the pipeline `nlp` (as saved) with its
     transformers' weights to be saved in `weights_storage` (see
     `spacy_punct.layers.stored_weights`): for `load_pipeline(..., config=)`."""
-    from .layers.stored_weights import WEIGHTS_STORAGES
-    from .windows import transformer_names
+    from ..layers.stored_weights import WEIGHTS_STORAGES
+    from ..windows import transformer_names
 
     if weights_storage not in WEIGHTS_STORAGES:
         raise ValueError(f"weights_storage must be one of {', '.join(WEIGHTS_STORAGES)}, not {weights_storage!r}.")
@@ -199,7 +199,7 @@ def storage_overrides(nlp: Language, weights_storage: str) -> Dict[str, Any]:
 def add_quantizer(nlp: Language, dtype: str = "qint8", keep_float: Sequence[str] = ()) -> str:
     """Add an `int8_quantizer` before the pipeline's first transformer (its
     linear layers matching `keep_float` left in float32); return its name."""
-    from .windows import transformer_names
+    from ..windows import transformer_names
 
     names = transformer_names(nlp)
     if not names:

@@ -14,7 +14,7 @@ from spacy.tokens import Doc, Span
 from spacy.util import registry
 from spacy_transformers.span_getters import get_strided_spans
 
-from .layers.spaces import word_rows
+from ..layers.spaces import word_rows
 
 
 @registry.span_getters("spacy_punct.word_strided_spans.v1")

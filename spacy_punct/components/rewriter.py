@@ -8,9 +8,9 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.util import minibatch
 
-from .extensions import register_extensions
-from .downstream import DownstreamCheck, check_downstream_listeners
-from .rewrite import rewrite_doc
+from ..extensions import register_extensions
+from ..downstream import DownstreamCheck, check_downstream_listeners
+from ..rewrite import rewrite_doc
 
 register_extensions()
 
