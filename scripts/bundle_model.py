@@ -1,4 +1,4 @@
-"""Put a trained English pipeline into the package as a bundled pipeline
+"""Put a trained pipeline into the package as a bundled pipeline
 (the output folder's name is its name, `<lang>_<name>`), then write its
 model card: the data, their licences and the scores measured on the bundled
 pipeline itself (`spacy-punct evaluate` JSON files). A transformer pipeline
@@ -15,57 +15,53 @@ import shutil
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+from spacy_punct.languages import LanguageEntry, language_entry
+
 LICENSE = "CC BY-NC-SA 4.0"
-SOURCES = [
-    {"name": "IWSLT 2011/2012 TED talks ({iwslt})", "url": "https://www.ted.com",
-     "license": "CC BY-NC-ND 4.0"},
-    {"name": "UD English GUM (train)", "url": "https://github.com/UniversalDependencies/UD_English-GUM",
-     "license": "CC BY 4.0 / CC BY-NC-SA 4.0, by source"},
-]
-TED_TRANSCRIPTS = {"name": "TED and TED-Ed talk transcripts (saranyan/TED-Talks; talks of IWSLT dev2012 and test2011 and "
-                   "near-duplicates dropped)", "url": "https://www.ted.com", "license": "CC BY-NC-ND 4.0"}
-ENCODER = {"name": "all-MiniLM-L6-v2 (sentence-transformers), its lowest three layers",
-           "url": "https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2", "license": "Apache 2.0"}
-TEST_SETS = {
-    "test2011": "IWSLT test2011 (TED, reference transcripts)",
-    "test2011.asr-noise-0.1": "IWSLT test2011, 10% of the words altered (simulated recognition errors)",
-    "gum_dev": "UD English GUM dev (16 genres, spoken and written)",
-    "short_utterances": "50 short utterances and tag questions written for the project",
-}
 
 
-def score_rows(metrics: Path) -> List[str]:
-    rows = ["| test set | micro F1 | COMMA | PERIOD | QUESTION | not lower-case F1 | words/s |",
-            "|---|---:|---:|---:|---:|---:|---:|"]
-    for name, about in TEST_SETS.items():
-        path = metrics / f"{name}.json"
+def score_rows(metrics: Path, entry: LanguageEntry) -> List[str]:
+    case = " not lower-case F1 |" if entry.cased else ""
+    rows = [f"| test set | micro F1 | COMMA | PERIOD | QUESTION |{case} words/s |",
+            "|---|---:|---:|---:|---:|" + ("---:|" if entry.cased else "") + "---:|"]
+    for test_set in entry.test_sets:
+        path = metrics / f"{test_set.name}.json"
         if not path.exists():
             continue
         s = json.loads(path.read_text(encoding="utf8"))
         per = s["punct_per_type"]
-        case = f"{100 * s['case_f']:.1f}" if s.get("case_f") is not None else ""
+        case_f = f" {100 * s['case_f']:.1f} |" if s.get("case_f") is not None else " |"
         rows.append(
-            f"| {about} | {100 * s['punct_f']:.1f} | {100 * per['COMMA']['f']:.1f} | {100 * per['PERIOD']['f']:.1f} "
-            f"| {100 * per['QUESTION']['f']:.1f} | {case} | {s['words_per_second']:,.0f} |"
+            f"| {test_set.about} | {100 * s['punct_f']:.1f} | {_f1(per['COMMA'])} | {_f1(per['PERIOD'])} "
+            f"| {_f1(per['QUESTION'])} |{case_f if entry.cased else ''} {s['words_per_second']:,.0f} |"
         )
     return rows
 
 
-def performance(metrics: Path) -> Dict[str, Any]:
+def _f1(scores: Dict[str, float]) -> str:
+    """A class's F1, or a dash where the test set has none of its marks."""
+    return f"{100 * scores['f']:.1f}" if scores.get("support", 1) else "–"
+
+
+def performance(metrics: Path, entry: LanguageEntry) -> Dict[str, Any]:
     scores = {}
-    for name in TEST_SETS:
-        path = metrics / f"{name}.json"
+    for test_set in entry.test_sets:
+        path = metrics / f"{test_set.name}.json"
         if path.exists():
             s = json.loads(path.read_text(encoding="utf8"))
-            scores[name] = {key: s[key] for key in ("punct_f", "punct_p", "punct_r", "case_f") if s.get(key) is not None}
-            scores[name].update({f"{label.lower()}_f": per["f"] for label, per in s["punct_per_type"].items()})
-            scores[name]["words_per_second"] = s["words_per_second"]
+            scores[test_set.name] = {key: s[key] for key in ("punct_f", "punct_p", "punct_r", "case_f")
+                                     if s.get(key) is not None}
+            scores[test_set.name].update({f"{label.lower()}_f": per["f"] for label, per in s["punct_per_type"].items()
+                                          if per.get("support", 1)})  # none of a class's marks: no score
+            scores[test_set.name]["words_per_second"] = s["words_per_second"]
     return scores
 
 
-def model_card(meta: Dict[str, Any], metrics: Path, about: str) -> str:
+def model_card(meta: Dict[str, Any], metrics: Path, about: str, entry: LanguageEntry) -> str:
     sources = "\n".join(f"- {s['name']}: {s['license']} ({s['url']})" for s in meta["sources"])
-    return f"""# The bundled English pipeline `{meta['lang']}_{meta['name']}`
+    case_note = ('; "not lower-case F1" scores the\ntruecaser on the cased test set (words written exactly as '
+                 "in the reference)") if entry.cased else ""
+    return f"""# The bundled {entry.name} pipeline `{meta['lang']}_{meta['name']}`
 
 {meta['description']}
 
@@ -85,10 +81,10 @@ recipe for other uses (README, "Training on the real corpora").
 Measured with `spacy-punct evaluate` on lower-cased, unpunctuated input (one
 process, whole documents, scoring included; {meta.get('speed_threads', 1)} thread(s)):
 
-{chr(10).join(score_rows(metrics))}
+{chr(10).join(score_rows(metrics, entry))}
 
-Micro F1 over COMMA, PERIOD and QUESTION; "not lower-case F1" scores the
-truecaser on the cased test set (words written exactly as in the reference).
+Micro F1 over COMMA, PERIOD and QUESTION (a dash: the test set has none of
+that mark){case_note}.
 """
 
 
@@ -105,7 +101,7 @@ def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]
     from spacy.util import load_config
 
     from spacy_punct import load_pipeline
-    from spacy_punct.quantizer import add_quantizer, storage_overrides
+    from spacy_punct.components.quantizer import add_quantizer, storage_overrides
     from spacy_punct.windows import transformer_names
 
     config = load_config(model / "config.cfg")
@@ -138,32 +134,36 @@ def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]
 SPACY_VERSIONS = ">=3.8.2,<3.9.0"
 
 
-def write_card(output: Path, metrics: Path, description: str, about: str, threads: int, iwslt: str,
-               ted_transcripts: bool = False) -> None:
+def write_card(output: Path, metrics: Path, description: str, about: str, threads: int, iwslt: str) -> None:
     """Write the bundled pipeline's meta.json and MODEL_CARD.md, with the scores
-    in `metrics` (spacy-punct evaluate's JSON files, of this pipeline)."""
+    in `metrics` (spacy-punct evaluate's JSON files, of this pipeline) and the
+    sources its language's registry entry names."""
     from spacy_punct import __version__
 
     meta = json.loads((output / "meta.json").read_text(encoding="utf8"))
     lang, name = output.name.split("_", 1)
+    entry = language_entry(lang)
+    tasks = "punctuation (COMMA, PERIOD, QUESTION)" + (" and truecasing" if "truecaser" in meta["pipeline"] else "")
+    sources = [{"name": source.name.format(iwslt=iwslt), "url": source.url, "license": source.license}
+               for source in entry.sources]
+    if "transformer" in meta["pipeline"] and entry.encoder:
+        sources.append({"name": entry.encoder.name, "url": entry.encoder.url, "license": entry.encoder.license})
     meta.update(
         lang=lang,
         name=name,
         version=__version__,
-        description="English punctuation (COMMA, PERIOD, QUESTION) and truecasing for lower-case, "
-        f"unpunctuated text such as speech-recognition output; {description}.",
+        description=f"{entry.name} {tasks} for lower-case, unpunctuated text such as speech-recognition output; "
+        f"{description}.",
         license=LICENSE,
-        sources=[{**source, "name": source["name"].format(iwslt=iwslt)} for source in SOURCES]
-        + ([TED_TRANSCRIPTS] if ted_transcripts else [])
-        + ([ENCODER] if "transformer" in meta["pipeline"] else []),
-        performance=performance(metrics),
+        sources=sources,
+        performance=performance(metrics, entry),
         # the spaCy versions spacy-punct supports (setup.py), not only the one that saved it
         spacy_version=SPACY_VERSIONS,
         speed_threads=threads,
         spacy_punct_version=__version__,
     )
     (output / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf8")
-    (output / "MODEL_CARD.md").write_text(model_card(meta, metrics, about), encoding="utf8")
+    (output / "MODEL_CARD.md").write_text(model_card(meta, metrics, about, entry), encoding="utf8")
     print(f"Wrote {output / 'MODEL_CARD.md'} and its meta.json")
 
 
@@ -188,13 +188,11 @@ def main() -> None:
     card.add_argument("--description", default="the CPU recipe (configs/en_cpu.cfg)", help="the recipe, in words")
     card.add_argument("--threads", type=int, default=1, help="the threads the scores' words/s were measured with")
     card.add_argument("--iwslt", default="dev2012 less its last tenth", help="the part of IWSLT it was trained on")
-    card.add_argument("--ted-transcripts", action="store_true", help="it was trained on the TED transcripts too")
     args = parser.parse_args()
     if args.command == "pipeline":
         bundle_pipeline(args.model, args.output, args.int8, args.keep_float, args.stride, args.encoder_name)
     else:
-        write_card(args.output, args.metrics, args.description, args.about, args.threads, args.iwslt,
-                   args.ted_transcripts)
+        write_card(args.output, args.metrics, args.description, args.about, args.threads, args.iwslt)
 
 
 if __name__ == "__main__":

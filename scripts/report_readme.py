@@ -14,11 +14,13 @@ from typing import Dict, List
 
 from generated import write_between
 
+from spacy_punct.languages import LANGUAGES, language_entry
+
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "spacy_punct" / "models"
 SPEEDS = ROOT / "benchmarks"
 START, END = "<!-- pipelines table: written by scripts/report_readme.py -->", "<!-- end of pipelines table -->"
-USES = {"trf": "the most accurate (the default `en`)", "sm": "bulk work: millions of documents, busy machines"}
+USES = {"trf": "the most accurate (the default `{lang}`)", "sm": "bulk work: millions of documents, busy machines"}
 
 
 def _f1(performance: Dict[str, Dict[str, float]], test_set: str, key: str = "punct_f") -> str:
@@ -61,22 +63,29 @@ def check_contention(by_threads: Dict[int, Dict[str, float]]) -> None:
 
 
 def table() -> str:
+    """One row per bundled pipeline, scored on its language's headline test set
+    (the first of the language registry's test sets)."""
     by_threads = speeds()
     threads = sorted(by_threads)
-    head = ["pipeline", "pick it for", "test2011 F1", "QUESTION F1", "+10% ASR noise", "GUM dev F1", "size"]
+    head = ["pipeline", "pick it for", "test set", "F1", "QUESTION F1", "+10% ASR noise", "size"]
     head += [f"words/s, {n} thread{'s' if n > 1 else ''}" for n in threads]
     rows: List[List[str]] = []
-    for meta_path in sorted(MODELS.glob("*/meta.json"), reverse=True):
-        meta = json.loads(meta_path.read_text(encoding="utf8"))
+    metas = [(path, json.loads(path.read_text(encoding="utf8"))) for path in MODELS.glob("*/meta.json")]
+    registry = [name for lang in LANGUAGES for name in LANGUAGES[lang].pipelines]  # in the registry's order
+    metas.sort(key=lambda m: registry.index(m[0].parent.name) if m[0].parent.name in registry else len(registry))
+    for meta_path, meta in metas:
         name = meta_path.parent.name
+        entry = language_entry(meta["lang"])
+        headline = entry.test_sets[0]
         performance = meta.get("performance", {})
         size = sum(p.stat().st_size for p in meta_path.parent.rglob("*") if p.is_file()) / 1e6
-        row = [f"`{name}`", USES.get(name.rsplit("_", 1)[-1], ""), _f1(performance, "test2011"),
-               _f1(performance, "test2011", "question_f"), _f1(performance, "test2011.asr-noise-0.1"),
-               _f1(performance, "gum_dev"), f"{size:.0f} MB"]
+        use = USES.get(name.rsplit("_", 1)[-1], "").format(lang=meta["lang"])
+        row = [f"`{name}`", use, headline.label or headline.name, _f1(performance, headline.name),
+               _f1(performance, headline.name, "question_f"), _f1(performance, f"{headline.name}.asr-noise-0.1"),
+               f"{size:.0f} MB"]
         row += [f"{by_threads[n][name]:,.0f}" if name in by_threads[n] else "" for n in threads]
         rows.append(row)
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * 2 + "---:|" * (len(head) - 2)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * 3 + "---:|" * (len(head) - 3)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
 
