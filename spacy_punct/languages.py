@@ -1,10 +1,10 @@
 """The languages spacy-punct ships, in one registry: for each, its rules
 (the clitics a corpus splits off that are written joined to the word before,
 abbreviations written in lower case that spaCy's tokenizer exceptions do not
-list, words always written with a capital), its bundled pipelines (the
-language's code names the first that ships), the test sets its model cards
-and the README report (the headline first), and the sources of its training
-text and encoder that the model cards credit. A language without an entry
+list, words always written with a capital, its own forms of the marks), its
+bundled pipelines (the language's code names the first that ships), the test
+sets its model cards and the README report (the headline first), and the
+sources of its training text and encoder that the model cards credit. A language without an entry
 has no rules and no bundled pipeline; docs/languages.md says how to add one."""
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Optional, Tuple
@@ -19,6 +19,9 @@ class LanguageRules:
     lower_abbreviations: FrozenSet[str] = field(default_factory=frozenset)
     # words written with a capital in any position (English "I")
     always_capitalised: FrozenSet[str] = field(default_factory=frozenset)
+    # the language's own form of a mark the punctuator inserts (Bangla's full
+    # stop, the dari `।`, for PERIOD's `.`); marks in the input stay as written
+    written_marks: Dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,7 @@ LANGUAGES: Dict[str, LanguageEntry] = {
     ),
     "bn": LanguageEntry(
         "bn", "Bangla",
+        rules=LanguageRules(written_marks={".": "।"}),
         pipelines=("bn_punct_trf",),
         test_sets=(
             EvalSet("test_news", "Bangla news test set of Alam et al. 2020 (test_news)", "test_news"),

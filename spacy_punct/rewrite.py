@@ -13,6 +13,7 @@ import numpy
 from spacy.attrs import ENT_IOB, LEMMA, MORPH, NORM, POS, SENT_START, TAG
 from spacy.tokens import Doc, Span
 
+from .languages import language_rules
 from .words import TokenTable, mark_slots, token_table
 from .casing import FIRST, FIXED, PART, WHOLE, always_capitalised, capitalise, case_roles, decapitalise, is_symbol, written_in_capitals
 from .decode import Decisions, sentence_starts
@@ -85,6 +86,7 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
         if ends_sentence(existing) and not ends_sentence(mark):
             lowered.add(i)
     always_upper = always_capitalised(table.lang)
+    written_marks = language_rules(table.lang).written_marks  # `।` for Bangla's full stop
     cased = token_values(doc, "truecase", table.idx)  # a truecaser's forms, where one ran
     # capitals in the input stay, unless the whole text is in capitals
     recase = written_in_capitals(table.texts)
@@ -128,7 +130,7 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
         mark = inserted.get(i)
         if mark:
             spaces[-1] = mark in _SPACED_MARKS
-            plan.add(mark, spaced, -1, "", False)
+            plan.add(written_marks.get(mark, mark), spaced, -1, "", False)
     return plan
 
 

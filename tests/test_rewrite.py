@@ -255,3 +255,12 @@ def test_annotations_the_rewrite_does_not_own_are_carried(nlp):
     assert new[1].norm_ == "HOW" and new[7].norm_ == "am"  # the tokenizer's own norm for 'm stays too
     assert [(span.text, span._.speaker) for span in new.spans["turns"]] == [("So how was the trip", "A")]
     assert new.user_data["session"] == 7
+
+
+def test_a_language_writes_its_own_full_stop_and_keeps_the_inputs():
+    """Bangla's full stop is the dari `।`: `.` was written after Bangla sentences."""
+    bangla = spacy.blank("bn")
+    doc = _marked(bangla, "আমি ভাত খাই তুমি কোথায়", {2: ".", 4: "?"})
+    assert rewrite_doc(doc).text == "আমি ভাত খাই। তুমি কোথায়?"
+    doc = _marked(bangla, "আমি ভাত খাই. তুমি", {2: ".", 4: "."})  # a `.` written in the input stays `.`
+    assert rewrite_doc(doc).text == "আমি ভাত খাই. তুমি।"
