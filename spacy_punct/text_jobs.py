@@ -1,8 +1,10 @@
-"""The punctuate loop over an input stream, as `spacy-punct punctuate` runs it
-and any long-lived process may: the input read as lines, as one whole text or
-as JSON records, punctuated in batches, and each document rendered by an
-output writer as soon as it (or, for plain text, each piece of a long line)
-is done, so that memory stays bounded on inputs of any size."""
+"""The loops over an input stream, as `spacy-punct punctuate` and `stream` run
+them and any long-lived process may. `punctuated_output`: the input read as
+lines, as one whole text or as JSON records, punctuated in batches, and each
+document rendered by an output writer as soon as it (or, for plain text, each
+piece of a long line) is done, so that memory stays bounded on inputs of any
+size. `streamed_output`: a recogniser's lines of words pushed through a
+`Streamer`, the committed words rendered as soon as they are decided."""
 from typing import Any, Iterator, Optional, Tuple
 
 from spacy.language import Language
@@ -11,9 +13,14 @@ from spacy.tokens import Doc
 from .decode import DecisionSettings
 from .output_formats import OutputWriter
 from .records import record_doc
+from .streaming import Streamer
 from .textio import TextReader, restore_line_ends
 from .texts import punctuate_docs, punctuate_parts
-from .timed import parse_json_line
+from .timed import RecordError, line_words, parse_json_line
+
+
+class StreamStopped(ValueError):
+    """A bad line or a broken input stopped a stream; what came before it was written."""
 
 
 def input_items(nlp: Language, reader: TextReader, whole: bool, records: bool) -> Iterator[Tuple[Any, Any]]:
@@ -57,3 +64,38 @@ def punctuated_output(
     else:
         for doc, record, _, last in punctuate_parts(nlp, items, batch_size=batch_size, settings=settings):
             yield doc, restore_line_ends(writer.document(doc, record, last=last), reader.line_ends)
+
+
+def streamed_output(streamer: Streamer, reader: TextReader, writer: OutputWriter) -> Iterator[str]:
+    """The writer's text for a stream of recogniser lines (plain words, or the
+    JSON forms `timed.line_words` reads), chunk by chunk as words are
+    committed: the header, the words, those still pending at the end (the last
+    sentence closed), the footer. A bad line ends the stream: the words read
+    before it are flushed without closing the sentence, then `StreamStopped`
+    names the line."""
+    error = None
+    yield writer.header()
+    try:
+        for number, line in enumerate(reader, start=1):
+            try:
+                entries = line_words(line, f"line {number}")  # its errors name the line
+            except RecordError as e:
+                error = f"{reader.name}, {e}"
+                break
+            try:
+                for entry in entries:
+                    if writer.timed and (isinstance(entry, str) or entry.get("start") is None):
+                        word = entry if isinstance(entry, str) else entry.get("word", entry.get("text"))
+                        raise RecordError(f"the word {word!r} has no timings; captions need word timings.")
+                    yield writer.words(streamer.push(entry))
+            except RecordError as e:
+                error = f"{reader.name}, line {number}: {e}"
+                break
+        if error is None and reader.error:
+            error = f"{reader.error}."
+        yield writer.words(streamer.flush(close=error is None))
+        yield writer.footer()
+    except RecordError as e:  # captions without timings
+        error = f"{reader.name}: {e}"
+    if error:
+        raise StreamStopped(error)

@@ -26,3 +26,18 @@ def test_records_keep_their_fields_and_the_whole_input_is_one_document(trained):
     assert [json.loads(line)["id"] for _, line in out] == [7, 8]
     whole = list(punctuated_output(trained, _reader("so how was\nthe trip\n", False), make_writer("text"), whole=True))
     assert len(whole) == 1
+
+
+def test_a_stream_writes_the_words_before_a_bad_line_then_names_it(trained):
+    import pytest
+
+    from spacy_punct.streaming import FixedLookahead, Streamer
+    from spacy_punct.text_jobs import StreamStopped, streamed_output
+
+    streamer = Streamer(trained, FixedLookahead(2))
+    chunks = []
+    with pytest.raises(StreamStopped, match="line 3"):
+        for chunk in streamed_output(streamer, _reader("so how\nwas the trip\n{\"word\": \n"), make_writer("text")):
+            chunks.append(chunk)
+    written = "".join(chunks)
+    assert written.lower().replace(",", "").replace(".", "").replace("?", "").split() == "so how was the trip".split()

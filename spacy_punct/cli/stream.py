@@ -7,7 +7,6 @@ import typer
 
 from .. import textio
 from ..output_formats import make_writer
-from ..timed import RecordError
 from ..threads import DEFAULT_THREADS
 from ._util import (
     ENCODING_HELP,
@@ -47,7 +46,7 @@ def stream(
     the end of the input. A bad line stops the stream with an error naming it,
     after the words read before it are written."""
     from ..streaming import EntropyLookahead, FixedLookahead, Streamer
-    from ..timed import line_words
+    from ..text_jobs import StreamStopped, streamed_output
 
     check_input(input)
     try:
@@ -66,36 +65,18 @@ def stream(
         reader = open_input(input, encoding)
     except textio.InputError as e:
         fail(str(e))
-    error = None
-    _emit(writer.header())
+    stopped = None
     try:
-        for number, line in enumerate(reader, start=1):
-            try:
-                entries = line_words(line, f"line {number}")  # its errors name the line
-            except RecordError as e:
-                error = f"{reader.name}, {e}"
-                break
-            try:
-                for entry in entries:
-                    if writer.timed and (isinstance(entry, str) or entry.get("start") is None):
-                        word = entry if isinstance(entry, str) else entry.get("word", entry.get("text"))
-                        raise RecordError(f"the word {word!r} has no timings; captions need word timings.")
-                    _emit(writer.words(streamer.push(entry)))
-            except RecordError as e:
-                error = f"{reader.name}, line {number}: {e}"
-                break
-        if error is None and reader.error:
-            error = f"{reader.error}."
-        _emit(writer.words(streamer.flush(close=error is None)))
-        _emit(writer.footer())
-    except RecordError as e:  # captions without timings
-        error = f"{reader.name}: {e}"
+        for chunk in streamed_output(streamer, reader, writer):
+            _emit(chunk)
+    except StreamStopped as e:
+        stopped = str(e)
     finally:
         reader.close()
     if reader.replaced:
         typer.secho(textio.replaced_message(reader), err=True)
-    if error:
-        fail(f"{error} The words before it were written.")
+    if stopped:
+        fail(f"{stopped} The words before it were written.")
 
 
 def _emit(text: str) -> None:
