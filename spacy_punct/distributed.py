@@ -19,6 +19,7 @@ import pyarrow
 import ray
 
 from . import ray_io
+from .input_formats import check_engine, file_format
 from .records import punctuate_records, record_line
 from .timed import RecordError
 from .timed import parse_json_line
@@ -98,7 +99,6 @@ def punctuate_dataset(
     )
 
 
-INPUT_FORMATS = {".jsonl": "json", ".json": "json", ".parquet": "parquet"}
 # reading and writing files take no CPU of their own in Ray's accounting, so
 # that they still run while the actors hold every CPU
 IO_CPUS = 0
@@ -142,7 +142,7 @@ def punctuate_files(
         init_ray(address)
     options = {"workers": workers, "batch_size": batch_size, "threads": threads, "num_gpus": num_gpus}
     try:
-        if format == "json":
+        if format == "jsonl":
             lines = ray.data.read_datasource(JSONLinesSource(str(input)), num_cpus=IO_CPUS)
             lines = punctuate_dataset(lines, model, actor_class=PunctuateLines, **options)
             lines.write_datasink(JSONLinesSink(str(output)), ray_remote_args={"num_cpus": IO_CPUS})
@@ -178,11 +178,14 @@ def init_ray(address: Optional[str] = None, num_cpus: Optional[int] = None) -> N
 
 
 def input_format(path: Path) -> str:
-    """"json" or "parquet": the format of a file or of a folder's files."""
+    """"jsonl" or "parquet": the format of a file or of a folder's files, as
+    `input_formats` reads their names, which the Ray engine must read."""
     files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-    formats = {INPUT_FORMATS.get(p.suffix.lower()) for p in files}
-    if not files or None in formats or len(formats) != 1:
+    formats = {file_format(p) for p in files}
+    if not files or len(formats) != 1:
         raise ValueError(f"{path}: expected .jsonl, .json or .parquet files of one format.")
+    for file in files:
+        check_engine(file, "ray")
     return formats.pop()
 
 
@@ -192,7 +195,7 @@ def _count_rows(folder: Path, format: str) -> int:
 
     count = 0
     for file in sorted(p for p in folder.rglob("*") if p.is_file()):
-        if format == "json" and file.suffix == ".jsonl":
+        if format == "jsonl" and file.suffix == ".jsonl":
             with file.open(encoding="utf8") as lines:
                 count += sum(1 for line in lines if line.strip())
         elif format == "parquet" and file.suffix == ".parquet":

@@ -79,7 +79,7 @@ def test_jsonl_files_in_and_out(local_ray, trained, tmp_path, records):
     lines = [line for f in sorted((tmp_path / "out").glob("*.jsonl")) for line in f.read_text("utf8").split("\n") if line]
     # the lines the single-process command writes
     assert sorted(lines) == sorted(record_line(output) for output in punctuate_records(trained, records))
-    with pytest.raises(ValueError, match="expected .jsonl"):
+    with pytest.raises(ValueError, match="the ray engine does not read text files ending in .cfg"):
         punctuate_files(str(tmp_path / "model"), tmp_path / "model" / "config.cfg", tmp_path / "out2")
 
 

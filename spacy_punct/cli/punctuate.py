@@ -9,6 +9,7 @@ from tqdm import tqdm
 from .. import textio
 from ..pipelines import PipelineError, load_pipeline
 from ..output_formats import make_writer
+from ..input_formats import check_engine
 from ..text_jobs import punctuated_output
 from ..threads import DEFAULT_THREADS
 from ..timed import RecordError
@@ -38,7 +39,7 @@ def punctuate(
     format: str = typer.Option("text", help="Output: text (the punctuated text), jsonl (one JSON record per document), or srt / vtt captions (timed words in JSONL input)."),
     max_chars: int = typer.Option(84, min=1, help="srt/vtt: characters per cue at most (a cue also ends at each sentence end)."),
     max_seconds: float = typer.Option(7.0, min=0.1, help="srt/vtt: seconds per cue at most."),
-    input_format: Optional[str] = typer.Option(None, help="Input: text (one document per line) or jsonl (records with 'text' or timed 'words'); default: jsonl for a .jsonl or .jsonl.gz file, else text."),
+    input_format: Optional[str] = typer.Option(None, help="Input: text (one document per line) or jsonl (records with 'text' or timed 'words'); default: jsonl for a .jsonl, .json or .jsonl.gz file, else text."),
     whole: bool = typer.Option(False, "--whole", help="The whole input is one document (default: one per line)."),
     encoding: Optional[str] = typer.Option(None, help=ENCODING_HELP),
     batch_size: int = typer.Option(64, min=1, help="Documents per batch."),
@@ -64,11 +65,14 @@ def punctuate(
         writer = make_writer(format, max_chars=max_chars, max_seconds=max_seconds)
     except ValueError as e:
         fail(str(e))
-    if input_format is None:
-        input_format = "jsonl" if input is not None and input.name.endswith((".jsonl", ".jsonl.gz")) else "text"
-    if input_format not in ("text", "jsonl"):
+    if input_format is not None and input_format not in ("text", "jsonl"):
         fail(f"unknown --input-format {input_format!r}; choose text or jsonl.")
-    if writer.timed and input_format != "jsonl":
+    if engine == "local":
+        try:  # the one table of input formats (input_formats.py)
+            input_format = check_engine(input or "-", "local", input_format)
+        except ValueError as e:
+            fail(str(e))
+    if engine == "local" and writer.timed and input_format != "jsonl":
         fail(f"--format {format} needs word timings: give JSONL records of timed words with --input-format jsonl.")
     if engine not in ("local", "ray"):
         fail(f"unknown --engine {engine!r}; choose local or ray.")
