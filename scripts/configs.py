@@ -134,12 +134,21 @@ RECIPES: Dict[str, Recipe] = {
         "stage's model-last: --initialize.after_init.source) and runs its own\n"
         "schedule, 100 warm-up steps to 1e-4 then linear decay to zero within the\n"
         "stage's steps or time limit; a quarter of the chunks are cut into texts\n"
-        "of one to three sentences (single utterances); the encoder's weights are\n"
-        "saved in int8, as the bundle stores them.",
+        "of one to three sentences (single utterances), and every sentence that\n"
+        "ends in a tag question (`, isn't it?`) is shown three more times as a text\n"
+        "of its own (from stage 2 on); the encoder's weights are saved in int8, as\n"
+        "the bundle stores them.",
         {
             **SMALL_TRF,
             "components.transformer.model.weights_storage": "int8",
             "corpora.train.short_share": 0.25,
+            "corpora.train.augmenter": {
+                "@augmenters": "spacy_punct.chained_augmenters.v1",
+                "*": {
+                    "tags": {"@augmenters": "spacy_punct.tag_questions.v1", "repeat": 3, "with_next": 0.5},
+                    "noise": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1},
+                },
+            },
             "training.max_steps": 6000,
             "training.patience": 0,
             "training.optimizer.learn_rate.warmup_steps": 100,

@@ -49,6 +49,23 @@ case $lang in
       for f in "$out"/eval/*.spacy "$out/dev.spacy" "$out/train/iwslt.spacy"; do guards+=(--guard "$f"); done
       convert ted "$assets/ted_talks" "$out/train/ted.spacy" --lang en "${guards[@]}" | grep -v "^skipped file"
     fi
+    # web text (UD English EWT, train and dev documents) and prepared speeches
+    # (State of the Union, inaugural addresses) when fetched, guarded alike;
+    # written to corpus/en/extra, outside the training folder, as each is
+    # trained on only where it pays (docs/experiments/ted-transcripts.md)
+    guards=()
+    for f in "$out"/eval/*.spacy "$out/dev.spacy"; do guards+=(--guard "$f"); done
+    if [ -d "$assets/english_ewt/train" ]; then
+      mkdir -p "$out/extra"
+      convert conllu "$assets/english_ewt" "$out/extra/ewt.spacy" --lang en "${guards[@]}"
+    fi
+    if [ -f "$assets/english_speeches/state_union.zip" ]; then
+      mkdir -p "$out/extra"
+      speeches=$(mktemp -d)
+      for z in "$assets"/english_speeches/*.zip; do python -m zipfile -e "$z" "$speeches"; done
+      convert text "$speeches" "$out/extra/speeches.spacy" --lang en --glob "**/*.txt" "${guards[@]}"
+      rm -r "$speeches"
+    fi
     ;;
   bn)
     # Bangla news

@@ -169,3 +169,41 @@ def test_sentence_shuffle_leaves_short_examples_and_share_zero_alone(nlp, corpus
     assert [out for eg in examples for out in create_sentence_shuffle_augmenter(share=0.0)(nlp, eg)] == examples
     with pytest.raises(ValueError):
         create_sentence_shuffle_augmenter(share=1.5)
+
+
+def test_tag_questions_are_repeated_as_texts_of_their_own(nlp):
+    from spacy_punct.training.augment import create_tag_question_augmenter
+
+    text = ("we met at noon. It's cold in here, isn't it? She said so. "
+            "You know the way, do n't you? Yes. Is that right? We left, right? ok")
+    doc = nlp.make_doc(text)
+    records = [r for r in word_records(doc)]
+    example = make_example(nlp.vocab, records)
+    random.seed(0)
+    out = list(create_tag_question_augmenter(repeat=2, with_next=0.0)(nlp, example))
+    assert out[0] is example
+    repeats = [_written(eg) for eg in out[1:]]
+    assert repeats == ["It's cold in here, isn't it?"] * 2 + ["You know the way, do n't you?"] * 2
+    # a question without a tag is not repeated, nor `, right?`, nor a sentence the chunk may have cut
+    assert not any("Is that right" in text for text in repeats)
+    for eg in out[1:]:
+        assert eg.predicted.text.lower() == eg.reference.text.lower()
+
+
+def _written(example):
+    """The example's gold text, marks written after their words."""
+    return "".join(r.text + (r.mark or "") + (" " if r.space else "") for r in example_records(example)).strip()
+
+
+def test_tag_questions_with_the_next_sentence_and_bad_settings(nlp):
+    from spacy_punct.training.augment import create_tag_question_augmenter
+
+    doc = nlp.make_doc("It's cold in here, isn't it? She said so.")
+    example = make_example(nlp.vocab, word_records(doc))
+    out = list(create_tag_question_augmenter(repeat=1, with_next=1.0)(nlp, example))
+    assert [_written(eg) for eg in out[1:]] == ["It's cold in here, isn't it? She said so."]
+    assert list(create_tag_question_augmenter(repeat=0)(nlp, example)) == [example]
+    with pytest.raises(ValueError):
+        create_tag_question_augmenter(repeat=-1)
+    with pytest.raises(ValueError):
+        create_tag_question_augmenter(with_next=1.5)
