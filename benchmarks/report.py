@@ -1,9 +1,14 @@
 """Write benchmarks/RESULTS.md from the measurements kept in the repository,
-never typed: benchmarks/metrics/<run>/*.json (`spacy-punct evaluate`, and the
-benchmark scripts' outputs: windows.json, streaming.json, speed.json, ...; a
-run's training.json from `spacy-punct train`) and benchmarks/speed-*.json
-(`spacy-punct benchmark`, pipelines side by side). Every section comes from
-the files that are there now; plots need matplotlib (the benchmark extra).
+never typed: every folder of benchmarks/metrics/ is a run (named as in
+training/<run>, or a bundled pipeline's name) or a comparison, and the
+report reads what is there. A run's `spacy-punct evaluate` scores
+(<test set>.json, found by their content) and its run.json (the pipeline,
+its description, recipe and targets, written by the same command), its
+training.json (`spacy-punct train`), and the benchmark scripts' files
+(windows.json, streaming.json, speed-*.json, cold-start.json, ...); the
+comparisons ner/, truecaser_gain/, vocab_pruning/ and speed/ (`spacy-punct
+benchmark -o`, pipelines side by side). Plots need matplotlib (the
+benchmark extra).
 
     python benchmarks/report.py            # write RESULTS.md and its plots
     python benchmarks/report.py --check    # fail if RESULTS.md is not what the files give
@@ -14,38 +19,65 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
-from spacy_punct.evaluation import score_table
+from spacy_punct.evaluation import RUN_FILE
+from spacy_punct.languages import LANGUAGES
+from spacy_punct.score_tables import RunScores, markdown_table, percent, runs_table, score_table
 
 ROOT = Path(__file__).resolve().parent.parent
-
-RUNS = {
-    "en": "English, CPU recipe (configs/en_cpu.cfg)",
-    "bn": "Bangla, CPU recipe (configs/bn_cpu.cfg)",
-    "hu": "Hungarian, CPU recipe (configs/hu_cpu.cfg)",
-    "en-tiny-trf": "English, transformer recipe (configs/en_trf.cfg) on a small BERT trained from scratch",
-    "en-small-trf": "English, small pretrained transformer on CPU (configs/en_small_trf.cfg, all-MiniLM-L6-v2)",
-    "en-distilled": "English, CPU recipe distilled from the small pretrained transformer (distill_weight 0.8)",
-    "en-edge": "English, CPU recipe trained for the stream edge (30-word chunks, 0-4 words of right context)",
-    "en-cased": "English, CPU recipe with the truecaser (configs/en_cpu.cfg)",
-    "hu-cased": "Hungarian, CPU recipe with the truecaser (configs/hu_cpu.cfg)",
-    "en_punct_trf": "The bundled default English pipeline, `en_punct_trf` (int8, windows every 32 words)",
-    "en_punct_sm": "The bundled fast English pipeline, `en_punct_sm`",
-}
-
-# micro F1 targets of the CPU recipes (issue: accuracy on real data)
-TARGETS = {("en", "test2011"): 66.0, ("bn", "test_news"): 80.0, ("hu", "dev"): 60.0}
+# folders of benchmarks/metrics/ that compare runs rather than hold one
+COMPARISONS = ("ner", "truecaser_gain", "vocab_pruning", "speed")
 
 
-# the runs of the main section: the recipes on every corpus (the others get sections of their own)
-MAIN_RUNS = ("en", "bn", "hu", "en-tiny-trf")
-# metrics/<run>/*.json files that are not `spacy-punct evaluate` scores (by name, or name-<variant>)
-NOT_SCORES = ("windows", "streaming", "stream_memory", "speed", "scaling", "frozen_layers", "train_step", "training",
-              "cold-start")
+def load(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf8"))
 
 
-def is_scores(path: Path) -> bool:
-    """Whether a metrics file holds `spacy-punct evaluate` scores."""
-    return path.stem not in NOT_SCORES and path.stem.partition("-")[0] not in NOT_SCORES
+def is_scores(data: Any) -> bool:
+    """Whether a measurement file holds `spacy-punct evaluate` scores."""
+    return isinstance(data, dict) and "punct_per_type" in data and "punct_f" in data
+
+
+def score_files(folder: Path) -> List[Path]:
+    return [path for path in sorted(folder.glob("*.json")) if path.name != RUN_FILE and is_scores(load(path))]
+
+
+def runs(metrics: Path) -> List[Path]:
+    """The run folders: the bundled pipelines in the language registry's
+    order, then the others by name."""
+    bundled = [name for entry in LANGUAGES.values() for name in entry.pipelines]
+    folders = [f for f in metrics.iterdir() if f.is_dir() and f.name not in COMPARISONS] if metrics.is_dir() else []
+    return sorted(folders, key=lambda f: (bundled.index(f.name) if f.name in bundled else len(bundled), f.name))
+
+
+def run_info(folder: Path) -> Dict[str, Any]:
+    return load(folder / RUN_FILE) if (folder / RUN_FILE).exists() else {}
+
+
+def summary_table(folders: Sequence[Path]) -> List[str]:
+    evaluations = []
+    for folder in folders:
+        targets = run_info(folder).get("targets", {})
+        evaluations += [RunScores(folder.name, path.stem, load(path), targets.get(path.stem))
+                        for path in score_files(folder)]
+    return [runs_table(evaluations), ""] if evaluations else []
+
+
+def run_section(folder: Path) -> List[str]:
+    info = run_info(folder)
+    lines = [f"## `{folder.name}`", ""]
+    about = [info.get("description", "")]
+    if info.get("recipe"):
+        about.append(f"Recipe: `{info['recipe']}`.")
+    summary = folder / "training.json"
+    if summary.exists():
+        training = load(summary)
+        ended = "the time limit" if training["ended_by"] == "time limit reached" else f"the {training['ended_by']}"
+        about.append(f"Training: {training['minutes']:.1f} minutes, ended by {ended}.")
+    if any(about):
+        lines += [" ".join(part for part in about if part), ""]
+    for path in score_files(folder):
+        lines += [f"### `{path.stem}`", "", score_table(load(path)), ""]
+    return lines
 
 
 def pyplot():
@@ -56,67 +88,6 @@ def pyplot():
     import matplotlib.pyplot as plt
 
     return plt
-
-
-def load(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf8"))
-
-
-def summary_table(metrics: Path, runs: Sequence[str]) -> List[str]:
-    rows = [
-        "| run | test set | micro F1 | target | macro F1 | training minutes | words/s |",
-        "|---|---|---:|---:|---:|---:|---:|",
-    ]
-    for run in runs:
-        summary = metrics / run / "training.json"
-        minutes = f"{load(summary)['minutes']:.1f}" if summary.exists() else ""
-        for path in sorted((metrics / run).glob("*.json")) if (metrics / run).is_dir() else []:
-            if not is_scores(path):
-                continue
-            scores = load(path)
-            if scores.get("gold_marks") or scores.get("input_marks"):  # punctuation scores of the test set itself
-                continue
-            target = TARGETS.get((run, path.stem))
-            rows.append(
-                f"| {run} | {path.stem} | {100 * scores['punct_f']:.1f} | {target or ''} "
-                f"| {100 * scores['punct_macro_f']:.1f} | {minutes} | {scores['words_per_second']:,.0f} |"
-            )
-    return rows + [""]
-
-
-def run_section(run: str, metrics: Path) -> List[str]:
-    lines = [f"## {RUNS.get(run, run)}", ""]
-    summary = metrics / run / "training.json"
-    if summary.exists():
-        info = load(summary)
-        ended = "the time limit" if info["ended_by"] == "time limit reached" else f"the {info['ended_by']}"
-        lines += [f"Training: {info['minutes']:.1f} minutes on the CPU, ended by {ended}.", ""]
-    for path in sorted((metrics / run).glob("*.json")):
-        if not is_scores(path):
-            continue
-        lines += [f"### `{path.stem}`", "", score_table(load(path)), ""]
-    return lines
-
-
-def plot_confusion(scores: Dict[str, Any], output: Path, title: str) -> None:
-    plt = pyplot()
-    confusion = scores["punct_confusion"]
-    labels = list(confusion)
-    matrix = [[confusion[gold][guess] for guess in labels] for gold in labels]
-    fig, ax = plt.subplots(figsize=(5, 4.5))
-    shares = [[count / max(1, sum(row)) for count in row] for row in matrix]
-    ax.imshow(shares, cmap="Blues", vmin=0, vmax=1)
-    for i, row in enumerate(matrix):
-        for j, count in enumerate(row):
-            ax.text(j, i, f"{count}", ha="center", va="center", color="white" if shares[i][j] > 0.5 else "black")
-    ax.set_xticks(range(len(labels)), labels)
-    ax.set_yticks(range(len(labels)), labels)
-    ax.set_xlabel("predicted")
-    ax.set_ylabel("gold")
-    ax.set_title(title)
-    fig.tight_layout()
-    fig.savefig(output / "confusion_en.png", dpi=120)
-    plt.close(fig)
 
 
 def windows_section(windows: Dict[str, Any], output: Optional[Path], name: str = "predictions_per_token",
@@ -399,63 +370,83 @@ def side_by_side_section(speed_files: Sequence[Path]) -> List[str]:
     return lines
 
 
-def report(metrics: Path, speeds: Sequence[Path], plots: Optional[Path]) -> str:
+def ner_section(files: Sequence[Path]) -> List[str]:
+    """A stock NER's names on bare words and on each pipeline's output, against
+    the written text (`benchmarks/ner_downstream.py`)."""
+    lines = ["## A stock NER downstream (`benchmarks/ner_downstream.py`)", "",
+             "Entities found by a stock spaCy NER on each input, scored against its entities on the written text.", ""]
+    for path in files:
+        run = load(path)
+        rows = [[name, percent(s["p"]), percent(s["r"]), percent(s["f"])] for name, s in run["scores"].items()]
+        lines += [f"`{path.stem}` ({run['documents']} documents, NER `{run['ner']}`):", "",
+                  markdown_table(["input", "P", "R", "F1"], rows), ""]
+    return lines
+
+
+def truecaser_gain_section(files: Sequence[Path]) -> List[str]:
+    lines = ["## The truecaser's gain (`benchmarks/truecaser_gain.py`)", "",
+             "Case F1 (words not lower-case) with the truecaser and with sentence starts alone.", ""]
+    rows = [[f"`{run['pipeline']}`", run["test_set"], percent(run["with"]["case_f"]), percent(run["without"]["case_f"])]
+            for run in map(load, files)]
+    return lines + [markdown_table(["pipeline", "test set", "with", "without"], rows, text_columns=2), ""]
+
+
+def vocab_pruning_section(files: Sequence[Path]) -> List[str]:
+    lines = ["## Pruning the encoder's vocabulary (`benchmarks/vocab_pruning.py`)", "",
+             "Micro F1 of a trained pipeline with its pruned word pieces and with all of them given back.", ""]
+    rows = [[f"`{run['pipeline']}`", run["test_set"], percent(run["pruned"]["punct_f"]), f"{run['pruned']['pieces']:,}",
+             percent(run["full"]["punct_f"]), f"{run['full']['pieces']:,}"] for run in map(load, files)]
+    return lines + [markdown_table(["pipeline", "test set", "pruned F1", "pieces", "whole F1", "pieces"], rows,
+                                   text_columns=2), ""]
+
+
+def report(metrics: Path, plots: Optional[Path]) -> str:
     """RESULTS.md from the measurement files; plots are written to `plots`
     (None: not drawn)."""
-    runs = [run for run in RUNS if _has_scores(metrics / run)]
+    folders = runs(metrics)
     lines = [
         "# Benchmark results",
         "",
-        "Written by `python benchmarks/report.py` from the measurement files in `benchmarks/metrics/` and "
-        "`benchmarks/speed-*.json` (`spacy project run report`; `--check` in the tests keeps it in step with them).",
-        "Test sets are read as whole documents, lower-cased, without punctuation; `asr-noise-0.1` is test2011",
+        "Written by `python benchmarks/report.py` from the measurement files in `benchmarks/metrics/` "
+        "(`spacy project run report`; `--check` in the tests keeps it in step with them).",
+        "Test sets are read as whole documents, lower-cased, without punctuation; `asr-noise-0.1` is the test set",
         "with 10% of the words altered by `spacy_punct.asr_noise.v1` (substituted by, or preceded by, an unknown",
         "word, or deleted; seed 0). Earlier runs of the benchmark workflow, whose measurement files were not kept,",
         "are in [docs/experiments/benchmark-runs.md](../docs/experiments/benchmark-runs.md).",
         "",
     ]
-    if runs:
-        lines += summary_table(metrics, runs)
-    for run in runs:
-        lines += run_section(run, metrics)
-    english = metrics / "en" / "test2011.json"
-    if english.exists():
-        if plots is not None:
-            plot_confusion(load(english), plots, "English test2011, CPU recipe")
-        lines += ["## English confusion matrix (test2011, CPU recipe)", "", "![confusion matrix](confusion_en.png)", ""]
-    if (metrics / "en-tiny-trf" / "windows.json").exists():
-        lines += windows_section(load(metrics / "en-tiny-trf" / "windows.json"), plots)
-    streams = {run: load(metrics / run / "streaming.json") for run in RUNS if (metrics / run / "streaming.json").exists()}
+    lines += summary_table(folders)
+    for folder in folders:
+        if score_files(folder):
+            lines += run_section(folder)
+    for folder in folders:
+        if (folder / "windows.json").exists():
+            lines += windows_section(load(folder / "windows.json"), plots, f"predictions_per_token_{folder.name}",
+                                     f"Predictions per token, `{folder.name}`")
+    streams = {f.name: load(f / "streaming.json") for f in folders if (f / "streaming.json").exists()}
     if streams:
         lines += streaming_section(streams, plots)
-        if (metrics / "en" / "stream_memory.json").exists():
-            lines += memory_lines(load(metrics / "en" / "stream_memory.json"))
-    small = metrics / "en-small-trf"
-    if (small / "windows.json").exists():
-        lines += windows_section(load(small / "windows.json"), plots, "predictions_per_token_small_trf",
-                                 "Predictions per token, small pretrained transformer (en_small_trf)")
-    if (small / "speed.json").exists():
-        lines += speed_section(load(small / "speed.json"))
-    for path in sorted((metrics / "en_punct_trf").glob("speed-*.json")):
-        speed = load(path)
-        lines += speed_section(speed, f"The bundled en_punct_trf, {speed['threads']} thread(s)")
-    for bundle in ("en_punct_trf", "en_punct_sm"):
-        if (metrics / bundle / "cold-start.json").exists():
-            lines += cold_start_section(load(metrics / bundle / "cold-start.json"), bundle)
-    if (small / "train_step.json").exists():
-        frozen = small / "frozen_layers.json"
-        lines += train_step_section(load(small / "train_step.json"), load(frozen) if frozen.exists() else None)
-    if (metrics / "recipes.json").exists():
-        lines += recipes_section(load(metrics / "recipes.json"), plots)
-    if (metrics / "ray" / "scaling.json").exists():
-        lines += scaling_section(load(metrics / "ray" / "scaling.json"))
-    if speeds:
-        lines += side_by_side_section(speeds)
+    for folder in folders:
+        if (folder / "stream_memory.json").exists():
+            lines += memory_lines(load(folder / "stream_memory.json"))
+        for path in sorted(folder.glob("speed*.json")):
+            speed = load(path)
+            lines += speed_section(speed, f"`{folder.name}`, {speed['threads']} thread(s)")
+        if (folder / "cold-start.json").exists():
+            lines += cold_start_section(load(folder / "cold-start.json"), folder.name)
+        if (folder / "train_step.json").exists():
+            frozen = folder / "frozen_layers.json"
+            lines += train_step_section(load(folder / "train_step.json"), load(frozen) if frozen.exists() else None)
+        if (folder / "recipes.json").exists():
+            lines += recipes_section(load(folder / "recipes.json"), plots)
+        if (folder / "ray-scaling.json").exists():
+            lines += scaling_section(load(folder / "ray-scaling.json"))
+    for name, section in (("ner", ner_section), ("truecaser_gain", truecaser_gain_section),
+                          ("vocab_pruning", vocab_pruning_section), ("speed", side_by_side_section)):
+        files = sorted((metrics / name).glob("*.json"))
+        if files:
+            lines += section(files)
     return "\n".join(lines).rstrip("\n") + "\n"
-
-
-def _has_scores(folder: Path) -> bool:
-    return folder.is_dir() and any(is_scores(p) for p in folder.glob("*.json"))
 
 
 def main() -> None:
@@ -465,8 +456,7 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="fail if RESULTS.md is stale; write nothing")
     args = parser.parse_args()
     results = args.output / "RESULTS.md"
-    speeds = sorted(args.output.glob("speed-*.json"))
-    text = report(args.metrics, speeds, None if args.check else args.output)
+    text = report(args.metrics, None if args.check else args.output)
     if args.check:
         if not results.exists() or results.read_text(encoding="utf8") != text:
             sys.exit(f"{results} is stale: run python benchmarks/report.py")

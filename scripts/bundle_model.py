@@ -6,8 +6,8 @@ is bundled with its encoder's weights stored in int8 and an int8 quantizer
 (`--int8`).
 
     python scripts/bundle_model.py pipeline training/en/model-best spacy_punct/models/en_punct_sm
-    spacy-punct evaluate en_punct_sm corpus/en/eval --output-dir metrics/en_punct_sm
-    python scripts/bundle_model.py card spacy_punct/models/en_punct_sm metrics/en_punct_sm
+    spacy-punct evaluate en_punct_sm corpus/en/eval --output-dir benchmarks/metrics/en_punct_sm
+    python scripts/bundle_model.py card spacy_punct/models/en_punct_sm benchmarks/metrics/en_punct_sm
 """
 import argparse
 import json
@@ -16,31 +16,16 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from spacy_punct.languages import LanguageEntry, language_entry
+from spacy_punct.score_tables import scores_by_test_set
 
 LICENSE = "CC BY-NC-SA 4.0"
 
 
-def score_rows(metrics: Path, entry: LanguageEntry) -> List[str]:
-    case = " not lower-case F1 |" if entry.cased else ""
-    rows = [f"| test set | micro F1 | COMMA | PERIOD | QUESTION |{case} words/s |",
-            "|---|---:|---:|---:|---:|" + ("---:|" if entry.cased else "") + "---:|"]
-    for test_set in entry.test_sets:
-        path = metrics / f"{test_set.name}.json"
-        if not path.exists():
-            continue
-        s = json.loads(path.read_text(encoding="utf8"))
-        per = s["punct_per_type"]
-        case_f = f" {100 * s['case_f']:.1f} |" if s.get("case_f") is not None else " |"
-        rows.append(
-            f"| {test_set.about} | {100 * s['punct_f']:.1f} | {_f1(per['COMMA'])} | {_f1(per['PERIOD'])} "
-            f"| {_f1(per['QUESTION'])} |{case_f if entry.cased else ''} {s['words_per_second']:,.0f} |"
-        )
-    return rows
-
-
-def _f1(scores: Dict[str, float]) -> str:
-    """A class's F1, or a dash where the test set has none of its marks."""
-    return f"{100 * scores['f']:.1f}" if scores.get("support", 1) else "–"
+def scores_table(metrics: Path, entry: LanguageEntry) -> str:
+    """The pipeline's scores on its language's test sets that were measured."""
+    measured = [(test_set.about, json.loads((metrics / f"{test_set.name}.json").read_text(encoding="utf8")))
+                for test_set in entry.test_sets if (metrics / f"{test_set.name}.json").exists()]
+    return scores_by_test_set(measured, entry.cased)
 
 
 def performance(metrics: Path, entry: LanguageEntry) -> Dict[str, Any]:
@@ -81,7 +66,7 @@ recipe for other uses (README, "Training on the real corpora").
 Measured with `spacy-punct evaluate` on lower-cased, unpunctuated input (one
 process, whole documents, scoring included; {meta.get('speed_threads', 1)} thread(s)):
 
-{chr(10).join(score_rows(metrics, entry))}
+{scores_table(metrics, entry)}
 
 Micro F1 over COMMA, PERIOD and QUESTION (a dash: the test set has none of
 that mark){case_note}.

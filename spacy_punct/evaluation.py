@@ -1,6 +1,7 @@
 """Scoring a pipeline on a DocBin of natural punctuated text, as spaCy scores
 it: on bare input in any case, under simulated recognition errors, with the
 gold marks in place of the punctuator's, or on punctuated input."""
+import json
 import random
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ from spacy.training import Example
 from .align import gold_classes
 from .extensions import register_extensions, set_token_values
 from .decode import DecisionSettings
+from .languages import language_entry
 from .pipelines import find_punctuator, settings_cfg
 from .rewrite import rewrite_doc
 from .training.augment import create_asr_noise_augmenter, create_case_noise_augmenter, create_chained_augmenters
@@ -150,33 +152,21 @@ def evaluate(
     return result
 
 
-def score_table(scores: Dict[str, Any]) -> str:
-    """The scores of `evaluate` as markdown: per class and overall, and the
-    truecaser's where there is one."""
-    rows = ["| label | P | R | F1 | support |", "|---|---:|---:|---:|---:|"]
-    if scores.get("gold_marks"):
-        rows.insert(0, "The test set's marks where the punctuator's decisions go: its punctuation scores are its own.\n")
-    if scores.get("input_marks"):
-        rows.insert(0, "The input has the test set's marks, and the punctuator adds none: its punctuation scores are the input's.\n")
-    for label, s in scores["punct_per_type"].items():
-        rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} | {s['support']} |")
-    support = sum(s["support"] for s in scores["punct_per_type"].values())
-    rows.append(
-        f"| **overall (micro)** | {100 * scores['punct_p']:.1f} | {100 * scores['punct_r']:.1f} "
-        f"| {100 * scores['punct_f']:.1f} | {support} |"
-    )
-    rows.append("")
-    rows.append(
-        f"macro F1 {100 * scores['punct_macro_f']:.1f} · SER {100 * scores['punct_ser']:.1f} · "
-        f"sentence boundaries P/R/F1 {100 * scores['sents_p']:.1f}/{100 * scores['sents_r']:.1f}/"
-        f"{100 * scores['sents_f']:.1f} · {scores['words']} words, {scores['words_per_second']:.0f} words/s"
-    )
-    if scores.get("case_f") is not None:
-        rows += ["", "| case | P | R | F1 |", "|---|---:|---:|---:|"]
-        for label, s in scores["case_per_type"].items():
-            rows.append(f"| {label} | {100 * s['p']:.1f} | {100 * s['r']:.1f} | {100 * s['f']:.1f} |")
-        rows.append(f"| **not lower-case** | {100 * scores['case_p']:.1f} | {100 * scores['case_r']:.1f} "
-                    f"| {100 * scores['case_f']:.1f} |")
-        rows += ["", f"not lower-case F1: sentence-initial {100 * scores['case_initial_f']:.1f} · "
-                     f"other words (names, acronyms) {100 * scores['case_inner_f']:.1f}"]
-    return "\n".join(rows)
+RUN_FILE = "run.json"
+
+
+def run_record(nlp: Language, model: str) -> Dict[str, Any]:
+    """What a folder of a run's scores says of the pipeline scored: the name
+    or path it was loaded by, its description and language, the recipe it
+    was trained with (from `spacy-punct train`'s training.json beside a
+    trained pipeline) and, for a bundled pipeline, the micro F1 its
+    language's registry aims at on each test set."""
+    record: Dict[str, Any] = {"pipeline": model, "lang": nlp.lang, "description": nlp.meta.get("description", "")}
+    summary = Path(model).parent / "training.json"
+    if summary.is_file():
+        record["recipe"] = json.loads(summary.read_text(encoding="utf8")).get("recipe")
+    name = f"{nlp.meta.get('lang', nlp.lang)}_{nlp.meta.get('name', '')}"
+    targets = language_entry(nlp.lang).targets.get(name)
+    if targets:
+        record["targets"] = dict(targets)
+    return record

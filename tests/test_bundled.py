@@ -171,7 +171,7 @@ def test_the_model_cards_give_the_kept_measurements(name):
     entry = language_entry(meta["lang"])
     assert meta["performance"] == bundle_model.performance(metrics, entry)
     card = (BUNDLED_DIR / name / "MODEL_CARD.md").read_text(encoding="utf8")
-    assert "\n".join(bundle_model.score_rows(metrics, entry)) in card
+    assert bundle_model.scores_table(metrics, entry) in card
 
 
 @pytest.mark.parametrize("command", ["punctuate", "stream"])

@@ -174,6 +174,25 @@ def test_evaluate(trained, corpus_path, tmp_path):
     scores = json.loads((tmp_path / "metrics" / "b.json").read_text())
     assert scores["punct_f"] == 1.0 and scores["words"] == 70 and scores["words_per_second"] > 0
     assert (tmp_path / "metrics" / "a.md").read_text().startswith("| label |")
+    # the run's own file: what was scored, for the report
+    run = json.loads((tmp_path / "metrics" / "run.json").read_text())
+    assert run["pipeline"] == str(tmp_path / "model") and run["lang"] == "en" and "targets" not in run
+
+
+def test_evaluate_writes_a_bundled_pipelines_targets_and_a_trained_runs_recipe(trained, corpus_path, tmp_path):
+    import json
+
+    result = runner.invoke(app, ["evaluate", "en_punct_sm", str(corpus_path), "-o", str(tmp_path / "sm")])
+    assert result.exit_code == 0, result.output
+    run = json.loads((tmp_path / "sm" / "run.json").read_text())
+    assert run["pipeline"] == "en_punct_sm" and run["targets"]["test2011"] == 64.0
+    assert run["description"].startswith("English punctuation")
+    (tmp_path / "training").mkdir()
+    trained.to_disk(tmp_path / "training" / "model-best")
+    (tmp_path / "training" / "training.json").write_text(json.dumps({"recipe": "configs/en_cpu.cfg", "minutes": 1.0}))
+    result = runner.invoke(app, ["evaluate", str(tmp_path / "training" / "model-best"), str(corpus_path), "-o", str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["recipe"] == "configs/en_cpu.cfg"
 
 
 def test_evaluate_with_asr_noise(trained, corpus_path, tmp_path):
@@ -229,6 +248,7 @@ def test_train_with_a_time_limit(corpus_path, tmp_path):
     assert (tmp_path / "out" / "model-best" / "meta.json").exists()
     summary = json.loads((tmp_path / "out" / "training.json").read_text())
     assert summary["ended_by"] == "time limit reached" and summary["minutes"] > 0
+    assert summary["recipe"] == config.as_posix()
     final = summary["final_evaluation"]
     assert final["kept"] in ("model-best", "model-last") and 0 <= final["model-last"] <= 1
     assert "on the dev data against model-best's" in result.output

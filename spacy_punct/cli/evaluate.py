@@ -7,7 +7,8 @@ from typing import Optional
 import typer
 from tqdm import tqdm
 
-from ..evaluation import evaluate as evaluate_pipeline, score_table
+from ..evaluation import RUN_FILE, evaluate as evaluate_pipeline, run_record
+from ..score_tables import score_table
 from ..threads import DEFAULT_THREADS
 from ._util import (
     CPU_PRECISION_HELP,
@@ -24,7 +25,10 @@ from ._util import (
 def evaluate(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
     data: Path = typer.Argument(..., help="A .spacy test set, or a folder whose .spacy files are test sets.", exists=True),
-    output_dir: Optional[Path] = typer.Option(None, "--output-dir", "-o", help="Write <test set>.json and .md here."),
+    output_dir: Optional[Path] = typer.Option(
+        None, "--output-dir", "-o",
+        help="Write <test set>.json and .md here, and run.json (the pipeline, its description and targets): benchmarks/metrics/<run> for the report.",
+    ),
     input_case: str = typer.Option(
         "lower", help="How the input words are written: lower (as most recognisers write), upper, title, or written (as in the test set)."
     ),
@@ -55,6 +59,7 @@ def evaluate(
         fail(f"no .spacy files in {data}.")
     if output_dir:
         output_dir.mkdir(parents=True, exist_ok=True)
+        (output_dir / RUN_FILE).write_text(json.dumps(run_record(nlp, model), indent=2) + "\n", encoding="utf8")
     suffix = (f".asr-noise-{asr_noise:g}" if asr_noise else "") + ("-words" if asr_noise and asr_noise_words else "")
     suffix += (f".{input_case}" if input_case != "lower" else "") + (".gold-marks" if gold_marks else "")
     suffix += ".input-marks" if input_marks else ""

@@ -38,7 +38,7 @@ def train(
     end = train_for(config, output, max_minutes, gpu_id, overrides)
     minutes = (time.perf_counter() - start) / 60
     reason = "time limit reached" if end.time_up else "config's stopping rule"
-    summary: Dict[str, Any] = {"minutes": minutes, "ended_by": reason}
+    summary: Dict[str, Any] = {"recipe": config.as_posix(), "minutes": minutes, "ended_by": reason}
     if end.final is not None:
         summary["final_evaluation"] = end.final
         outcome = "saved as model-best" if end.final["kept"] == "model-last" else "model-best kept"
