@@ -13,7 +13,7 @@ from typing import Any, List, Mapping, Optional, Sequence, Tuple
 import numpy
 from spacy.tokens import Doc
 
-from .words import MarkSlots, TokenTable, ends_broken_off, mark_slots, token_table
+from .words import MarkSlots, TokenTable, ends_broken_off, mark_slots, sentence_spans, token_table
 from .labels import LabelSet, ends_sentence
 
 
@@ -199,12 +199,9 @@ def sentence_starts(table: TokenTable, marks: Sequence[str]) -> List[bool]:
     each first word after a mark that ends a sentence. Whitespace before the
     first word belongs to the first sentence."""
     starts = [False] * len(table)
-    sentence_open = True  # the doc's first token starts the first sentence
-    for i, (mark, is_space, is_punct) in enumerate(zip(marks, table.is_space, table.punct)):
-        if is_space or is_punct:
-            continue
-        starts[i] = not sentence_open
-        sentence_open = not ends_sentence(mark)
+    words = [i for i, (is_space, is_punct) in enumerate(zip(table.is_space, table.punct)) if not (is_space or is_punct)]
+    for start, _ in sentence_spans([marks[i] for i in words])[1:]:  # the first: the doc's first token
+        starts[words[start]] = True
     if starts:
         starts[0] = True
     return starts

@@ -1,7 +1,8 @@
 """The word level: which tokens are words and which are punctuation (the
 token table), the marks written after each word, a doc's mark slots (where a
 mark may go, the marks the text has there, the runs of marks standing alone),
-abbreviations, and whether a text breaks off unfinished. Everything that reads
+abbreviations, whether a text breaks off unfinished, and its sentences by
+the marks after its words. Everything that reads
 a doc's words and marks reads them through this module: the decoder, the
 rewrite, the alignment of predicted and reference words (`align.py`), the
 records and the converters' statistics.
@@ -9,7 +10,7 @@ records and the converters' statistics.
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from spacy.attrs import IDX, IS_SPACE, ORTH, POS, SPACY
 from spacy.symbols import PUNCT
@@ -17,7 +18,7 @@ from spacy.tokens import Doc
 from spacy.util import get_lang_class
 
 from .extensions import token_values
-from .labels import EMPTY, LABEL_MARKS, is_mark, is_replaceable, stronger, written_label
+from .labels import EMPTY, LABEL_MARKS, ends_sentence, is_mark, is_replaceable, stronger, written_label
 from .languages import language_rules
 
 
@@ -213,6 +214,23 @@ def _run_end(t: TokenTable, i: int) -> int:
     while not t.spaced[i] and i + 1 < len(t.texts) and t.punct[i + 1] and not t.is_space[i + 1]:
         i += 1
     return i
+
+
+def sentence_spans(marks: Sequence[Optional[str]]) -> List[Tuple[int, int]]:
+    """The sentences of a run of words by the mark after each (None: no
+    gold): (start, end) word ranges that cover the run, each but perhaps the
+    last ending with a mark that ends a sentence. The one walk over
+    sentence-final marks that the training reader's short texts, the
+    augmenters and the decoder's sentence starts read."""
+    spans: List[Tuple[int, int]] = []
+    start = 0
+    for i, mark in enumerate(marks):
+        if mark and ends_sentence(mark):
+            spans.append((start, i + 1))
+            start = i + 1
+    if start < len(marks):
+        spans.append((start, len(marks)))
+    return spans
 
 
 def ends_broken_off(table: TokenTable, word: int) -> bool:

@@ -65,3 +65,13 @@ def test_abbreviation_periods_are_not_replaceable(nlp):
     assert words["end"] not in slots.abbreviations and slots.existing[words["end"]] == "."
 
 
+
+
+def test_sentence_spans_cover_the_words_and_end_at_sentence_final_marks():
+    from spacy_punct.words import sentence_spans
+
+    assert sentence_spans(["", ",", ".", "", "?", ""]) == [(0, 3), (3, 5), (5, 6)]
+    assert sentence_spans(["", "."]) == [(0, 2)]
+    assert sentence_spans([None, ";", None]) == [(0, 3)]  # a semicolon ends no sentence; None: no gold
+    assert sentence_spans(["!", "."]) == [(0, 1), (1, 2)]
+    assert sentence_spans([]) == []

@@ -11,6 +11,7 @@ from spacy.util import registry
 from ..casing import capitalise
 from ..labels import ends_sentence, stronger
 from ..word_records import WordRecord, example_records, make_example
+from ..words import sentence_spans
 
 Augment = Callable[[Language, Example], Iterator[Example]]
 
@@ -93,15 +94,12 @@ def create_sentence_shuffle_augmenter(share: float = 0.5) -> Augment:
             yield example
             return
         records = example_records(example)
-        sentences: List[List[WordRecord]] = [[]]
-        for record in records:
-            sentences[-1].append(record)
-            if record.mark and ends_sentence(record.mark):
-                sentences.append([])
-        head, whole, tail = sentences[0], sentences[1:-1], sentences[-1]
-        if len(whole) < 2:
+        sentences = [records[start:end] for start, end in sentence_spans([record.mark for record in records])]
+        tail = sentences.pop() if sentences and not _closed(sentences[-1]) else []
+        if len(sentences) < 3:  # the head and at least two whole sentences
             yield example
             return
+        head, whole = sentences[0], sentences[1:]
         random.shuffle(whole)
         # a sentence moved to the end of the example ends without a space after it
         ordered = [record for sentence in [head, *whole, tail] for record in sentence]
@@ -203,16 +201,17 @@ def _sentences(records: Sequence[WordRecord]) -> List[List[WordRecord]]:
     """The whole sentences among the records: the words after the last
     sentence end are left out, and so are those before the first unless they
     start with a capital (else the chunk may have cut that sentence)."""
-    sentences: List[List[WordRecord]] = []
-    current: List[WordRecord] = []
-    for record in records:
-        current.append(record)
-        if record.mark and ends_sentence(record.mark):
-            sentences.append(current)
-            current = []
+    sentences = [list(records[start:end]) for start, end in sentence_spans([record.mark for record in records])]
+    if sentences and not _closed(sentences[-1]):
+        sentences.pop()
     if sentences and not sentences[0][0].text[:1].isupper():
         sentences.pop(0)
     return sentences
+
+
+def _closed(sentence: Sequence[WordRecord]) -> bool:
+    """Whether the words end with a mark that ends a sentence."""
+    return bool(sentence[-1].mark and ends_sentence(sentence[-1].mark))
 
 
 def _ends_in_tag(sentence: Sequence[WordRecord]) -> bool:

@@ -11,6 +11,7 @@ from spacy.util import registry
 
 from ..labels import ends_sentence
 from ..word_records import WordRecord, make_example, read_docbins, word_records
+from ..words import sentence_spans
 
 Augmenter = Callable[[Language, Example], Iterable[Example]]
 
@@ -137,9 +138,7 @@ class PunctCorpus:
     def _short_texts(self, nlp: Language, records: List["WordRecord"], start: int, end: int,
                      rng: numpy.random.Generator) -> Iterator[Example]:
         """The chunk records[start:end] as texts of one to three sentences."""
-        ends = [i + 1 for i in range(start, end) if ends_sentence(records[i].mark or "")]
-        if not ends or ends[-1] != end:
-            ends.append(end)
+        ends = [start + stop for _, stop in sentence_spans([record.mark for record in records[start:end]])]
         begin = start
         while ends:
             take = min(int(rng.integers(1, 4)), len(ends))
