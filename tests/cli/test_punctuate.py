@@ -1,13 +1,15 @@
 """`spacy-punct punctuate`: outputs that must never lose the input or the lines written."""
+import json
 import os
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+import spacy
 
 from spacy_punct.cli import app
 
-runner = CliRunner()
+from ..conftest import TEXTS
+from .helpers import model_folder, runner, timed_lines
 
 
 @pytest.fixture
@@ -56,3 +58,228 @@ def test_a_gzip_file_cut_in_its_first_block_is_named(model, tmp_path):
     result = runner.invoke(app, ["punctuate", model, str(path)])
     assert result.exit_code == 1
     assert "breaks off before its first line" in result.output and "Aborted" not in result.output
+
+
+def test_punctuate_file_and_stdin(trained, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    source = tmp_path / "in.txt"
+    source.write_bytes(b"so how was the trip\r\n\r\nwhere did you stay\rcaf\xe9 ok\n")
+    out = tmp_path / "out.txt"
+    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), str(source), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    written = out.read_bytes().decode("utf8")
+    # lines end as in the input: CRLF, a lone CR, LF
+    assert written.startswith("So, how was the trip?\r\n\r\nWhere did you stay?\rCaf\ufffd")
+    assert written.endswith("\n") and written.count("\n") == 3 and written.count("\r") == 3
+    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), str(source), "--whole"])
+    assert result.exit_code == 0
+    assert result.stdout_bytes.count(b"\r\n") == 2 and result.stdout_bytes.count(b"\r") == 3
+    result = runner.invoke(app, ["punctuate", str(tmp_path / "model")], input="so how was the trip\n")
+    assert result.exit_code == 0
+    assert result.stdout == "So, how was the trip?\n"
+
+
+def test_punctuate_needs_a_punctuator(tmp_path):
+    spacy.blank("en").to_disk(tmp_path / "blank")
+    result = runner.invoke(app, ["punctuate", str(tmp_path / "blank")], input="hello\n")
+    assert result.exit_code == 1
+    assert "no punctuator" in result.output
+
+
+def test_punctuate_jsonl(trained, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), "--format", "jsonl"], input="so how was the trip\n\n")
+    assert result.exit_code == 0, result.output
+    import json
+
+    first, empty = [json.loads(line) for line in result.stdout.splitlines()]
+    assert first["punctuated"] == "So, how was the trip?"
+    assert first["sentences"] == ["So, how was the trip?"]
+    assert first["tokens"][1] == {"text": ",", "start": 2, "end": 3, "source": None, "source_start": None, "punct": ""}
+    assert first["tokens"][2]["source_start"] == 3
+    assert empty == {"text": "", "punctuated": "", "sentences": [], "tokens": []}
+
+
+def test_windows_need_a_transformer(trained, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), "--window", "64", "--stride", "16"], input="so how\n")
+    assert result.exit_code == 1
+    assert "no transformer" in result.output
+
+
+def test_output_onto_the_input_is_refused(trained, tmp_path):
+    source = tmp_path / "same.txt"
+    source.write_text("so how was the trip\n")
+    result = runner.invoke(app, ["punctuate", model_folder(trained, tmp_path), str(source), "-o", str(source)])
+    assert result.exit_code == 1 and "is the input" in result.output
+    assert source.read_text() == "so how was the trip\n"
+
+
+def test_batch_size_must_be_positive(trained, tmp_path):
+    for size in ("0", "-1"):
+        result = runner.invoke(app, ["punctuate", model_folder(trained, tmp_path), "--batch-size", size], input="so how\n")
+        assert result.exit_code == 2 and "Invalid value" in result.output
+
+
+def test_invalid_utf8_on_stdin_is_replaced_and_counted(trained, tmp_path):
+    result = runner.invoke(app, ["punctuate", model_folder(trained, tmp_path)], input=b"so how was the trip\n\xff bad\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.split("\n")[0] == "So, how was the trip?"
+    assert "\ufffd" in result.stdout and "1 undecodable characters replaced" in result.stderr
+
+
+def test_a_line_over_the_length_limit_is_punctuated(trained, tmp_path, monkeypatch):
+    from spacy_punct import texts as text_module
+
+    monkeypatch.setattr(text_module, "LONG_TEXT_CHARS", 2000)
+    monkeypatch.setattr(text_module, "PIECE_TOKENS", 150)
+    line = " ".join(["so how was the trip it was long but we saw the coast"] * 60)
+    source = tmp_path / "long.txt"
+    source.write_text(f"where did you stay\n{line}\n")
+    out = tmp_path / "long.out"
+    for extra in ([], ["--whole"], ["--format", "jsonl"]):
+        result = runner.invoke(app, ["punctuate", model_folder(trained, tmp_path), str(source), "-o", str(out), *extra])
+        assert result.exit_code == 0, result.output
+        written = out.read_text()
+        if extra == ["--format", "jsonl"]:
+            records = [json.loads(r) for r in written.splitlines()]
+            assert records[1]["text"] == line and records[1]["punctuated"].count("?") >= 60
+        else:
+            assert written.count("So, how was the trip? It was long, but we saw the coast.") >= 59
+            assert written.lower().replace(",", "").replace(".", "").replace("?", "").split() == (
+                f"where did you stay {line}".split()
+            )
+
+
+def test_keep_existing_threshold_and_margin_options(trained, tmp_path):
+    model = model_folder(trained, tmp_path)
+    text = "so, how was the trip? it was long but we saw the coast\n"
+    kept = runner.invoke(app, ["punctuate", model, "--keep-existing"], input=text)
+    assert kept.exit_code == 0 and kept.stdout == TEXTS[0] + "\n"
+    fewer = runner.invoke(app, ["punctuate", model, "--threshold", "COMMA=1.0", "--margin", "QUESTION=0.5"], input=text)
+    assert fewer.exit_code == 0 and "," not in fewer.stdout.replace("so,", "")
+    for bad in (["--threshold", "TILDE=0.3"], ["--threshold", "COMMA"], ["--margin", "COMMA=x"],
+                ["--threshold", "QUESTION=1.5"], ["--margin", "COMMA=-1"]):
+        result = runner.invoke(app, ["punctuate", model, *bad], input=text)
+        assert result.exit_code == 1 and "Error" in result.output, bad
+
+
+def test_case_only_keeps_the_marks(trained, tmp_path):
+    model = model_folder(trained, tmp_path)
+    text = "so how was the trip? it was long, but we saw the coast\n"
+    result = runner.invoke(app, ["punctuate", model, "--case-only"], input=text)
+    assert result.exit_code == 0 and result.stdout == "So how was the trip? It was long, but we saw the coast\n"
+    result = runner.invoke(app, ["stream", model, "--case-only"], input="so how was it? fine\n")
+    assert result.exit_code == 0 and result.stdout.split() == ["So", "how", "was", "it?", "Fine"], result.stdout
+
+
+def test_ray_engine_refuses_settings_it_would_ignore(trained, tmp_path):
+    model = model_folder(trained, tmp_path)
+    (tmp_path / "in.jsonl").write_text('{"text": "so how was it"}\n')
+    for option in (["--threshold", "COMMA=0.3"], ["--case-only"], ["--keep-existing"], ["--window", "64"]):
+        args = ["punctuate", model, str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "out"), "--engine", "ray", *option]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 1 and "saved settings" in result.output and option[0] in result.output, result.output
+    args = ["punctuate", model, str(tmp_path / "in.jsonl"), "-o", str(tmp_path / "out"), "--engine", "ray"]
+    result = runner.invoke(app, [*args, "--encoding", "latin-1"])
+    assert result.exit_code == 1 and "--encoding would be ignored" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_gzip_and_utf16_are_read_binary_is_refused(trained, tmp_path):
+    import gzip
+
+    model = model_folder(trained, tmp_path)
+    (tmp_path / "in.gz").write_bytes(gzip.compress(b"so how was the trip\n"))
+    (tmp_path / "in16.txt").write_bytes("so how was the trip\n".encode("utf-16"))
+    for name in ("in.gz", "in16.txt"):
+        result = runner.invoke(app, ["punctuate", model, str(tmp_path / name)])
+        assert result.exit_code == 0 and result.stdout == "So, how was the trip?\n", name
+    (tmp_path / "bin.dat").write_bytes(bytes(range(256)) * 4)
+    result = runner.invoke(app, ["punctuate", model, str(tmp_path / "bin.dat")])
+    assert result.exit_code == 1 and "binary" in result.output and result.stdout == ""
+
+
+def test_jsonl_records_in_and_a_bad_record_keeps_the_output(trained, tmp_path):
+    model = model_folder(trained, tmp_path)
+    records = [
+        {"id": 1, "text": "so how was the trip"},
+        {"id": 2, "words": [{"word": "where", "start": 0.0, "end": 0.4}, {"word": "did", "start": 0.4, "end": 0.5},
+                            {"word": "you", "start": 0.5, "end": 0.6}, {"word": "stay", "start": 0.6, "end": 1.0}]},
+    ]
+    lines = "\n".join(json.dumps(r) for r in records) + "\n"
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["punctuate", model, "--input-format", "jsonl", "--format", "jsonl", "-o", str(out)], input=lines)
+    assert result.exit_code == 0, result.output
+    written = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["id"], r["punctuated"]) for r in written] == [(1, "So, how was the trip?"), (2, "Where did you stay?")]
+    assert written[1]["tokens"][3]["end_time"] == 1.0
+    bad = lines + '{"id": 3, "words": [{"word": "so", "start": 2, "end": 1}]}\n'
+    result = runner.invoke(app, ["punctuate", model, "--input-format", "jsonl", "-o", str(out)], input=bad)
+    assert result.exit_code == 1 and "record 3" in result.output and "kept" in result.output
+    assert out.read_text().splitlines() == ["So, how was the trip?", "Where did you stay?"]
+
+
+def test_progress_counts_words(trained, tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_text("so how was the trip\nwhere did you stay\n")
+    result = runner.invoke(app, ["punctuate", model_folder(trained, tmp_path), str(source), "--progress"])
+    assert result.exit_code == 0 and "9 words" in result.stderr
+
+
+def test_punctuate_writes_captions_from_timed_records(trained, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    records = [
+        {"id": 1, "words": [json.loads(line) for line in timed_lines("so how was the trip it was long")]},
+        {"id": 2, "segments": [{"words": [json.loads(line) for line in timed_lines("where did you stay", 20)]}]},
+    ]
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf8")
+    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), str(source), "--input-format", "jsonl", "--format", "vtt"])
+    assert result.exit_code == 0, result.output
+    blocks = result.stdout.strip().split("\n\n")
+    assert blocks[0] == "WEBVTT"
+    assert blocks[1] == "1\n00:00:00.000 --> 00:00:02.400\nSo, how was the trip?"
+    assert blocks[-1] == "3\n00:00:20.000 --> 00:00:21.900\nWhere did you stay?"
+    # a .jsonl file is read as records without --input-format
+    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), str(source), "--format", "srt"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("1\n00:00:00,000 --> 00:00:02,400\nSo, how was the trip?")
+    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), "--format", "srt"], input="so how\n")
+    assert result.exit_code == 1 and "needs word timings" in result.output
+
+
+def test_a_dash_reads_standard_input(trained, tmp_path):
+    model = model_folder(trained, tmp_path)
+    result = runner.invoke(app, ["punctuate", model, "-"], input="so how was the trip\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "So, how was the trip?\n"
+    result = runner.invoke(app, ["stream", model, "-"], input="so how was the trip\n")
+    assert result.exit_code == 0, result.output
+    assert "So, how was the trip?" in result.stdout
+
+
+@pytest.mark.parametrize("target", ["file.txt/out.txt", "/proc/version"])
+def test_an_unwritable_output_is_one_line_of_error(trained, tmp_path, target):
+    """A file used as a folder, or a file that takes no writing, printed a
+    Python traceback."""
+    (tmp_path / "file.txt").write_text("mine\n")
+    output = target if target.startswith("/") else str(tmp_path / target)
+    result = runner.invoke(app, ["punctuate", model_folder(trained, tmp_path), "-o", output], input="so how was the trip\n")
+    assert result.exit_code == 1
+    assert f"cannot write {output}" in result.output and "Traceback" not in result.output
+    assert (tmp_path / "file.txt").read_text() == "mine\n"
+
+
+def test_a_gzip_input_cut_short_writes_what_was_read_and_says_so(trained, tmp_path):
+    """It printed only `Aborted.`."""
+    import gzip
+
+    data = gzip.compress(("so how was the trip it was long but we saw the coast\n" * 3000).encode("utf8"), mtime=0)
+    path = tmp_path / "cut.txt.gz"
+    path.write_bytes(data[: len(data) // 2])
+    out = tmp_path / "out.txt"
+    result = runner.invoke(app, ["punctuate", model_folder(trained, tmp_path), str(path), "-o", str(out)])
+    assert result.exit_code == 1
+    assert f"{path} breaks off after the lines read so far" in result.output and "Aborted" not in result.output
+    assert len(out.read_text().splitlines()) > 100

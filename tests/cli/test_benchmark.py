@@ -1,0 +1,31 @@
+"""`spacy-punct benchmark`."""
+import json
+
+import spacy
+
+from spacy_punct.cli import app
+
+from .helpers import runner
+
+
+def test_benchmark(trained, corpus_path, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    model = str(tmp_path / "model")
+    out = tmp_path / "speed" / "speed.json"
+    args = ["benchmark", str(corpus_path), model, "en", "--words-per-line", "10", "--rounds", "2", "--threads", "1"]
+    result = runner.invoke(app, args + ["-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "7 lines, 70 words; threads 1, batch 64, best of 2" in result.output
+    assert f"| {model} | " in result.output and "| en | " in result.output
+    saved = json.loads(out.read_text())
+    assert saved["words"] == 70 and list(saved["words_per_second"]) == [model, "en"]
+    assert all(rate > 0 for rate in saved["words_per_second"].values())
+    twice = runner.invoke(app, ["benchmark", str(corpus_path), model, model])
+    assert twice.exit_code == 1 and "named twice" in twice.output
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n\n")
+    nothing = runner.invoke(app, ["benchmark", str(empty), model])
+    assert nothing.exit_code == 1 and "no words to time" in nothing.output
+    blank = tmp_path / "blank"
+    spacy.blank("en").to_disk(blank)
+    assert "no punctuator" in runner.invoke(app, ["benchmark", str(corpus_path), str(blank)]).output

@@ -1,0 +1,42 @@
+"""`spacy-punct stream`."""
+import json
+
+from spacy_punct.cli import app
+
+from .helpers import runner, timed_lines
+
+
+def test_stream_writes_sentences_words_and_cues(trained, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    model = str(tmp_path / "model")
+    words = "so how was the trip\nit was long but we saw the coast\n"
+    result = runner.invoke(app, ["stream", model, "--lookahead", "2"], input=words)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "So, how was the trip?\nIt was long, but we saw the coast.\n"
+    timed = "\n".join(timed_lines("so how was the trip it was long but we saw the coast")) + "\n"
+    result = runner.invoke(app, ["stream", model, "--format", "jsonl", "--entropy", "0.3"], input=timed)
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["word"] for r in records] == "so how was the trip it was long but we saw the coast".split()
+    assert records[4]["text"] == "trip?" and records[4]["start"] == 2.0 and records[4]["end"] == 2.4
+    result = runner.invoke(app, ["stream", model, "--format", "srt"], input=timed)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("1\n00:00:00,000 --> 00:00:02,400\nSo, how was the trip?\n\n2\n00:00:02,500 --> ")
+    result = runner.invoke(app, ["stream", model, "--format", "vtt"], input=words)
+    assert result.exit_code == 1 and "captions need word timings" in result.output
+
+
+def test_stream_stops_at_a_bad_line_and_keeps_what_came_before(trained, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    lines = timed_lines("so how was the trip") + ['{"word": "it", "start": 1.0, "end": 0.5}'] + timed_lines("it was", 9)
+    result = runner.invoke(app, ["stream", str(tmp_path / "model")], input="\n".join(lines) + "\n")
+    assert result.exit_code == 1
+    assert result.stdout == "So, how was the trip?\n"
+    assert "line 6: word 6 ('it'): needs 0 <= start <= end" in result.output
+    result = runner.invoke(app, ["stream", str(tmp_path / "model")], input='so how was the trip it was\n{"word": \n')
+    assert result.exit_code == 1 and "standard input, line 2: not JSON" in result.output
+    assert "line 2: line 2" not in result.output
+    # the words before the error are written as they stand: no mark is invented to close them
+    assert result.stdout == "So, how was the trip?\nIt was\n"
+    result = runner.invoke(app, ["stream", str(tmp_path / "model"), "--format", "srt"], input="so how was it\n")
+    assert result.exit_code == 1 and "line 1: the word 'so' has no timings" in result.output

@@ -1,0 +1,46 @@
+"""`spacy-punct train`."""
+import json
+from pathlib import Path
+
+from spacy_punct.cli import app
+
+from .helpers import runner
+
+
+def test_train_with_a_time_limit(corpus_path, tmp_path):
+    from pathlib import Path
+
+    config = Path(__file__).parents[2] / "configs" / "en_cpu.cfg"
+    args = [
+        "train", str(config), "--output", str(tmp_path / "out"), "--max-minutes", "0.001",
+        "--paths.train", str(corpus_path), "--paths.dev", str(corpus_path), "--training.eval_frequency", "1",
+    ]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "time limit reached" in result.output
+    assert (tmp_path / "out" / "model-last" / "meta.json").exists()
+    assert (tmp_path / "out" / "model-best" / "meta.json").exists()
+    summary = json.loads((tmp_path / "out" / "training.json").read_text())
+    assert summary["ended_by"] == "time limit reached" and summary["minutes"] > 0
+    assert summary["recipe"] == config.as_posix()
+    final = summary["final_evaluation"]
+    assert final["kept"] in ("model-best", "model-last") and 0 <= final["model-last"] <= 1
+    assert "on the dev data against model-best's" in result.output
+    log = [json.loads(line) for line in (tmp_path / "out" / "log.jsonl").read_text().splitlines()]
+    assert log and {"step", "score", "scores"} <= set(log[0]) and "punct_f" in log[0]["scores"]
+    # a second run into the same folder replaces the log instead of leaving it stale
+    (tmp_path / "out" / "log.jsonl").write_text('{"stale": true}\n')
+    assert runner.invoke(app, args).exit_code == 0
+    assert "stale" not in (tmp_path / "out" / "log.jsonl").read_text()
+
+
+def test_train_names_a_missing_corpus_and_writes_nothing(tmp_path):
+    """Without --paths.train it printed a 114-line traceback and created the output folder."""
+    config = Path(__file__).parents[2] / "configs" / "en_cpu.cfg"
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["train", str(config), "--output", str(out)])
+    assert result.exit_code == 1 and "--paths.train is not set" in result.output and "Traceback" not in result.output
+    result = runner.invoke(app, ["train", str(config), "--output", str(out), "--paths.train", str(tmp_path / "nope"),
+                                 "--paths.dev", str(tmp_path)])
+    assert result.exit_code == 1 and f"--paths.train {tmp_path / 'nope'} does not exist" in result.output
+    assert not out.exists()
