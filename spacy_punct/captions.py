@@ -97,7 +97,7 @@ def doc_caption_words(doc: Doc, where: str = "document") -> List[CaptionWord]:
             end = token._.end_time if end is None else max(end, token._.end_time)
         following = doc[token.i + 1] if token.i + 1 < n_tokens else None
         if following is None or token.whitespace_ or following.is_space:
-            if start is None:
+            if start is None or end is None:
                 raise RecordError(f"{where}: word {len(words) + 1} ({text!r}) has no timings; captions need word timings.")
             ends = following is None or bool(doc[_next_word(doc, token.i)].is_sent_start)
             words.append(CaptionWord(text, start, end, ends))

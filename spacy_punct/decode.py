@@ -171,7 +171,7 @@ def decode(
         for i, existing in slots.existing.items():
             marks[i] = existing
         return Decisions(marks, sentence_starts(table, marks), slots, table)
-    guesses = decide(probs, label_set, thresholds, margins) if slots else ()
+    guesses = decide(probs, label_set, thresholds, margins) if slots else numpy.zeros(0, dtype="i")
     chosen = [label_set.mark(index) for index in guesses[slots.words].tolist()] if slots else []
     for i, mark in zip(slots.words, chosen):
         marks[i] = mark

@@ -91,7 +91,7 @@ def punctuate_dataset(
     return dataset.map_batches(
         actor_class,
         fn_constructor_kwargs={"model": str(model), "threads": threads, "batch_size": min(batch_size, 64)},
-        batch_format=actor_class.batch_format,
+        batch_format=getattr(actor_class, "batch_format"),
         batch_size=batch_size,
         compute=ray.data.ActorPoolStrategy(size=workers),
         num_gpus=num_gpus,
@@ -140,7 +140,7 @@ def punctuate_files(
     format = input_format(input)
     if not ray.is_initialized():
         init_ray(address)
-    options = {"workers": workers, "batch_size": batch_size, "threads": threads, "num_gpus": num_gpus}
+    options: Dict[str, Any] = {"workers": workers, "batch_size": batch_size, "threads": threads, "num_gpus": num_gpus}
     try:
         if format == "jsonl":
             lines = ray.data.read_datasource(JSONLinesSource(str(input)), num_cpus=IO_CPUS)

@@ -3,7 +3,7 @@
 that ran on the input, or a ruler whose phrase patterns spaCy runs through the
 rewrite, would silently see the wrong text."""
 import weakref
-from typing import Iterator, List, Optional, Tuple
+from typing import Iterator, List, Optional, Tuple, Union
 
 from spacy.language import Language
 from spacy.pipeline import EntityRuler, SpanRuler
@@ -34,7 +34,7 @@ def check_downstream_listeners(nlp: Language, name: str) -> None:
             )
 
 
-def _later_rulers(nlp: Language, name: str) -> Iterator[Tuple[str, object]]:
+def _later_rulers(nlp: Language, name: str) -> Iterator[Tuple[str, Union[SpanRuler, EntityRuler]]]:
     # disabled ones too: a ruler disables itself while spaCy runs its patterns
     names = nlp.component_names
     for later in names[names.index(name) + 1 :]:

@@ -123,7 +123,7 @@ def _parse(data: bytes, path: Union[str, Path]) -> _Raw:
 def read_container(path: Union[str, Path]) -> E5Container:
     """Read an E5S1 container (see the module's docstring)."""
     raw = _parse(Path(path).read_bytes(), path)
-    model = E5Container(*raw.sizes, raw.eps)  # type: ignore[arg-type]
+    model = E5Container(*raw.sizes, raw.eps)  # type: ignore[arg-type,call-arg]
     model.pieces, model.scores = raw.pieces, raw.scores
     model.special = dict(zip(("bos", "eos", "pad", "unk"), raw.special))
     r = _Reader(raw.normalisation)

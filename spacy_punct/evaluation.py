@@ -166,7 +166,7 @@ def run_record(nlp: Language, model: str) -> Dict[str, Any]:
     if summary.is_file():
         record["recipe"] = json.loads(summary.read_text(encoding="utf8")).get("recipe")
     name = f"{nlp.meta.get('lang', nlp.lang)}_{nlp.meta.get('name', '')}"
-    targets = language_entry(nlp.lang).targets.get(name)
+    targets = language_entry(nlp.lang or "").targets.get(name)
     if targets:
         record["targets"] = dict(targets)
     return record

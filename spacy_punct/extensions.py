@@ -67,14 +67,14 @@ def register_extensions() -> None:
 def token_values(doc: Doc, name: str, offsets: Sequence[int]) -> List[Any]:
     """The values of custom token attribute `name` of the tokens at these
     character offsets (None where unset), read without Token objects."""
-    user_data = doc.user_data
+    user_data: Dict[Any, Any] = doc.user_data  # keyed by tuples, as spaCy's Underscore keys it
     return [user_data.get(("._.", name, offset, None)) for offset in offsets]
 
 
 def set_token_values(doc: Doc, name: str, offsets: Sequence[int], values: Sequence[Any]) -> None:
     """Set custom token attribute `name` on the tokens at these character
     offsets, without Token objects (what `token._.name = value` stores)."""
-    user_data = doc.user_data
+    user_data: Dict[Any, Any] = doc.user_data  # keyed by tuples, as spaCy's Underscore keys it
     for offset, value in zip(offsets, values):
         user_data[("._.", name, offset, None)] = value
 
@@ -107,7 +107,7 @@ def copy_token_extension_values(source: Doc, target: Doc, offsets: Mapping[int, 
 def set_token_extension_values(doc: Doc, offset: int, values: Dict[str, Any]) -> None:
     """Set custom token attributes (registered or not) on the token of `doc`
     at this character offset, without a Token object."""
-    user_data = doc.user_data
+    user_data: Dict[Any, Any] = doc.user_data  # keyed by tuples, as spaCy's Underscore keys it
     for name, value in values.items():
         user_data[("._.", name, offset, None)] = value
 

@@ -7,11 +7,12 @@ elsewhere the slot's existing marks are removed and the decided one is
 written.
 """
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set
+from typing import Dict, List, Optional, Sequence, Set, Union, cast
 
 import numpy
 from spacy.attrs import ENT_IOB, LEMMA, MORPH, NORM, POS, SENT_START, TAG
 from spacy.tokens import Doc, Span
+from thinc.types import Ints2d
 
 from .languages import language_rules
 from .words import TokenTable, mark_slots, token_table
@@ -72,7 +73,7 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
     if decisions is None:
         decisions = _read_decisions(doc)
     table, marks, starts, slots = decisions.table, decisions.marks, decisions.sent_starts, decisions.slots
-    dropped = set()
+    dropped: Set[int] = set()
     inserted: Dict[int, str] = {}  # anchor token -> mark written after it
     lowered = set()  # slots whose sentence end was removed
     for i in slots.words:
@@ -127,10 +128,10 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
             has_word = True
             lower_next = i in lowered
         plan.add(text, spaced, i, marks[i], starts[i])
-        mark = inserted.get(i)
-        if mark:
-            spaces[-1] = mark in _SPACED_MARKS
-            plan.add(written_marks.get(mark, mark), spaced, -1, "", False)
+        after = inserted.get(i)
+        if after:
+            spaces[-1] = after in _SPACED_MARKS
+            plan.add(written_marks.get(after, after), spaced, -1, "", False)
     return plan
 
 
@@ -175,7 +176,7 @@ def _read_decisions(doc: Doc) -> Decisions:
 def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
     """The rewritten Doc laid out by `plan`, with the input's annotations."""
     source_map = plan.source_map
-    new = Doc(doc.vocab, words=plan.words, spaces=plan.spaces, sent_starts=plan.sent_starts)
+    new = Doc(doc.vocab, words=plan.words, spaces=plan.spaces, sent_starts=cast(List[Union[bool, int, None]], plan.sent_starts))
     new_index = [-1] * len(doc)
     for i, source in enumerate(source_map):
         if source >= 0:
@@ -187,12 +188,12 @@ def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
         if values.any():  # a tagger, morphologizer or lemmatizer ran before
             full = new.to_array(_CARRIED_ATTRS)
             full[kept] = values[sources]
-            new.from_array(_CARRIED_ATTRS, full)
+            new.from_array(_CARRIED_ATTRS, cast(Ints2d, full))
         # norms: where an earlier component or the tokenizer's exceptions set one (`'m` -> `am`)
         norms, new_norms = doc.to_array(NORM)[sources], new.to_array(NORM)
         if (norms != new_norms[kept]).any():
             new_norms[kept] = norms
-            new.from_array([NORM], new_norms[:, None])
+            new.from_array([NORM], cast(Ints2d, new_norms[:, None]))
     offsets = _offsets(plan)
     set_token_values(new, "punct", offsets, plan.punct)
     probs = doc._.punct_probs

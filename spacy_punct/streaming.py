@@ -212,7 +212,7 @@ class Streamer:
             return []
         marks = list(decisions.marks)
         for w, item in enumerate(self._left):
-            marks[first[w] : first[w + 1]] = item.marks
+            marks[first[w] : first[w + 1]] = item.marks or []
         starts = sentence_starts(decisions.table, marks)
         if n_left:  # the window's first token starts a sentence only if it did in the stream
             starts[0] = self._left[0].sentence_start

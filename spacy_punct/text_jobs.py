@@ -5,7 +5,7 @@ document rendered by an output writer as soon as it (or, for plain text, each
 piece of a long line) is done, so that memory stays bounded on inputs of any
 size. `streamed_output`: a recogniser's lines of words pushed through a
 `Streamer`, the committed words rendered as soon as they are decided."""
-from typing import Any, Iterator, Optional, Tuple
+from typing import Any, Deque, Iterator, Optional, Tuple, cast
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -63,7 +63,7 @@ def punctuated_output(
             yield doc, writer.document(doc, record, number=number)
     else:
         for doc, record, _, last in punctuate_parts(nlp, items, batch_size=batch_size, settings=settings):
-            yield doc, restore_line_ends(writer.document(doc, record, last=last), reader.line_ends)
+            yield doc, restore_line_ends(writer.document(doc, record, last=last), cast(Deque[str], reader.line_ends))  # kept: lines are read with their ends
 
 
 def streamed_output(streamer: Streamer, reader: TextReader, writer: OutputWriter) -> Iterator[str]:

@@ -33,7 +33,7 @@ class TextReader:
 
     def __init__(self, stream: BinaryIO, name: str, encoding: Optional[str] = None,
                  keep_line_ends: bool = False) -> None:
-        buffered = stream if hasattr(stream, "peek") else io.BufferedReader(stream)  # type: ignore[arg-type]
+        buffered = stream if hasattr(stream, "peek") else io.BufferedReader(stream)  # type: ignore[arg-type,type-var]
         head = buffered.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
         if head.startswith(_GZIP):
             buffered = io.BufferedReader(gzip.GzipFile(fileobj=buffered))  # type: ignore[arg-type]

@@ -51,7 +51,7 @@ def punctuate_docs(
             continue
         pieces.append(doc)
         if last:
-            yield _join(pieces, item), context
+            yield _join(pieces, item if isinstance(item, str) else item.text), context
             pieces = []
 
 

@@ -47,6 +47,8 @@ def timed_word(entry: Any, where: str, previous: Optional[TimedWord] = None) -> 
     if start is None and end is None:
         return TimedWord(text)
     try:
+        if start is None or end is None:
+            raise TypeError
         start, end = float(start), float(end)
     except (TypeError, ValueError):
         raise RecordError(f"{where} ({text!r}): start and end must be numbers, got {start!r}, {end!r}.") from None

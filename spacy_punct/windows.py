@@ -12,7 +12,7 @@ def transformer_names(nlp: Language) -> List[str]:
     return [
         name
         for name, pipe in nlp.pipeline
-        if getattr(pipe, "model", None) is not None and "get_spans" in getattr(pipe.model, "attrs", {})
+        if "get_spans" in getattr(getattr(pipe, "model", None), "attrs", {})
     ]
 
 
@@ -59,6 +59,6 @@ def set_windows(nlp: Language, window: int, stride: int) -> List[str]:
             )
         settings[name] = (name_window, name_stride)
     for name, (name_window, name_stride) in settings.items():
-        get_spans = registry.span_getters.get(configured_span_getter(nlp, name))
-        nlp.get_pipe(name).model.attrs["get_spans"] = get_spans(window=name_window, stride=name_stride)
+        get_spans = registry.get("span_getters", configured_span_getter(nlp, name))
+        getattr(nlp.get_pipe(name), "model").attrs["get_spans"] = get_spans(window=name_window, stride=name_stride)
     return names

@@ -5,7 +5,7 @@ probabilities mixed into the targets, the check that the encoder they
 listen to ran, and a component's learning rate as a multiple of the
 optimizer's (`ScaledOptimizer`)."""
 from itertools import islice
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, cast
 
 import numpy
 from spacy.errors import Errors
@@ -59,7 +59,7 @@ def initialize_on_sample(
         one_hot = numpy.zeros((len(classes), n_labels), dtype="f")
         one_hot[numpy.arange(len(classes)), classes] = 1.0
         doc_sample.append(example.predicted)
-        label_sample.append(model.ops.asarray2f(one_hot))
+        label_sample.append(model.ops.asarray2f(cast(Floats2d, one_hot)))
     if not doc_sample:
         raise ValueError(Errors.E923.format(name=name))
     output_layer = model.get_ref("output_layer")
@@ -74,10 +74,10 @@ def weighted_cross_entropy(
     """The cross-entropy of each row of `probs` against the row of `truth` (a
     distribution over the classes), weighted per row: their sum, and its
     gradient on the softmax's input. Rows of weight 0 count for nothing."""
-    weight: Floats1d = ops.asarray1f(weights.astype("f"))
-    target = ops.asarray2f(truth.astype("f"))
+    weight: Floats1d = ops.asarray1f(cast(Floats1d, weights.astype("f")))
+    target = ops.asarray2f(cast(Floats2d, truth.astype("f")))
     loss = float(-(weight * (target * ops.xp.log(probs + 1e-9)).sum(axis=1)).sum()) if len(target) else 0.0
-    return loss, (probs - target) * weight[:, None]
+    return loss, cast(Floats2d, (probs - target) * weight.reshape((-1, 1)))
 
 
 def mean_over_words(losses: List[float], d_scores: List[Floats2d], n_words: int) -> Tuple[float, List[Floats2d]]:
@@ -103,7 +103,7 @@ def check_encoder_ran(model: Model, docs: Sequence[Doc], name: str) -> None:
             continue
         if not ran:
             raise ValueError(
-                f"'{name}' listens to an encoder ({node.upstream_name!r}) that did not run: it is not in the "
+                f"'{name}' listens to an encoder ({getattr(node, 'upstream_name', None)!r}) that did not run: it is not in the "
                 "pipeline, or is disabled. Add the encoder with it, or give it its own copy in the source "
                 f"pipeline before sourcing it: source_nlp.replace_listeners(<encoder name>, '{name}', ['model.tok2vec'])."
             )

@@ -35,10 +35,10 @@ def convert(
     excluded = frozenset(line.strip() for line in exclude.read_text(encoding="utf-8").splitlines() if line.strip()) if exclude else frozenset()
     options = ConvertOptions(doc_length=doc_length, blocks=blocks, encoding=encoding, exclude=excluded, field=field, glob=glob)
     try:
-        docs = CONVERTERS[format](input, nlp, stats, options)
+        converted = CONVERTERS[format](input, nlp, stats, options)
         if guard:
-            docs = ContaminationGuard.from_docbins(guard, nlp.vocab, guard_share).filter(docs, stats)
-        docs = list(docs)
+            converted = ContaminationGuard.from_docbins(guard, nlp.vocab, guard_share).filter(converted, stats)
+        docs = list(converted)
     except ConversionError as e:
         fail(str(e))
     if not docs:

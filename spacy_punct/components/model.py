@@ -1,5 +1,5 @@
 """The registered architecture: token vectors -> MLP -> softmax over the labels."""
-from typing import Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 from spacy.tokens import Doc
 from spacy.util import registry
@@ -35,6 +35,7 @@ def build_punctuator_model(
     get zero rows, and their neighbours what they would get without them.
     """
     output_layer = Softmax(nO=nO)
+    head: Model[Any, Any]
     if hidden_width > 0:
         head = chain(Relu(nO=hidden_width, dropout=dropout), output_layer)
     else:

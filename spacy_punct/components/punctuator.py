@@ -1,5 +1,5 @@
 """The `punctuator` pipeline component."""
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, cast
 
 import numpy
 from spacy.attrs import SENT_START
@@ -11,7 +11,7 @@ from spacy.training import Example, validate_examples, validate_get_examples
 from spacy.util import minibatch
 from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer
-from thinc.types import Floats2d
+from thinc.types import Floats2d, Ints2d
 
 from ..align import gold_classes, input_and_reference_marks
 from ..decode import Decisions, DecisionSettings, decode
@@ -168,9 +168,10 @@ class Punctuator(TrainablePipe):
     def label_set(self) -> LabelSet:
         """The classes as an object that maps marks to classes and back."""
         labels = self.labels
-        if getattr(self, "_label_set", None) is None or self._label_set.labels != labels:
-            self._label_set = LabelSet(labels)
-        return self._label_set
+        label_set: Optional[LabelSet] = getattr(self, "_label_set", None)
+        if label_set is None or label_set.labels != labels:
+            label_set = self._label_set = LabelSet(labels)
+        return label_set
 
     @property
     def rewrites_docs(self) -> bool:
@@ -205,6 +206,7 @@ class Punctuator(TrainablePipe):
             return self._output(doc, decisions[0])
         except Exception as e:
             error_handler(self.name, self, [doc], e)
+            return doc  # an error handler that lets the error pass: the doc as it came
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128,
              settings: Optional[DecisionSettings] = None) -> Iterator[Doc]:
@@ -255,7 +257,7 @@ class Punctuator(TrainablePipe):
             if len(doc):
                 # set at once: setting is_sent_start per token is O(n) each
                 starts = numpy.where(decisions.sent_starts, 1, -1).astype("uint64")
-                doc.from_array([SENT_START], starts.reshape(-1, 1))
+                doc.from_array([SENT_START], cast(Ints2d, starts.reshape(-1, 1)))
             if self.store_probs:
                 doc._.punct_probs = probs
             all_decisions.append(decisions)
@@ -289,9 +291,8 @@ class Punctuator(TrainablePipe):
     def finish_update(self, sgd: Optimizer) -> None:
         """Update the component's weights, at `learn_rate_scale` times the
         optimizer's learning rate."""
-        if self.learn_rate_scale != 1.0:
-            sgd = ScaledOptimizer(sgd, self.learn_rate_scale)
-        self.model.finish_update(sgd)
+        scaled = ScaledOptimizer(sgd, self.learn_rate_scale) if self.learn_rate_scale != 1.0 else sgd
+        self.model.finish_update(scaled)  # type: ignore[arg-type]  # a ScaledOptimizer acts as the Optimizer it wraps
 
     def initialize(
         self,

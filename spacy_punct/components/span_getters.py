@@ -8,7 +8,7 @@ between them riding along; on docs without whitespace tokens the windows are
 those of `strided_spans.v1`.
 """
 from functools import partial
-from typing import Callable, Iterable, List
+from typing import Callable, Iterable, List, cast
 
 from spacy.tokens import Doc, Span
 from spacy.util import registry
@@ -17,7 +17,11 @@ from spacy_transformers.span_getters import get_strided_spans
 from ..layers.spaces import word_rows
 
 
-@registry.span_getters("spacy_punct.word_strided_spans.v1")
+# spacy-transformers adds the span_getters registry to spaCy's
+_span_getters = getattr(registry, "span_getters")
+
+
+@_span_getters("spacy_punct.word_strided_spans.v1")
 def configure_word_strided_spans(window: int, stride: int) -> Callable[[Iterable[Doc]], List[List[Span]]]:
     """Windows of `window` words, one every `stride` words (stride < window:
     each word read in about window / stride windows)."""
@@ -36,7 +40,9 @@ def get_word_strided_spans(docs: Iterable[Doc], window: int, stride: int) -> Lis
             continue
         n_words = len(rows)
         spans = []
-        for words in get_strided_spans([range(n_words)], window=window, stride=stride)[0]:  # type: ignore[list-item]
+        # strided windows over the word indices: ranges of words
+        windows = cast(List[range], get_strided_spans([range(n_words)], window=window, stride=stride)[0])  # type: ignore[list-item]
+        for words in windows:
             start = 0 if words.start == 0 else int(rows[words.start])
             end = len(doc) if words.stop >= n_words else int(rows[words.stop])
             spans.append(doc[start:end])

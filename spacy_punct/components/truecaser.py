@@ -119,7 +119,7 @@ class Truecaser(TrainablePipe):
             # in a text written in capitals, words with digits are cased too (`19TH`)
             recase = written_in_capitals(table.texts)
             guesses = self.model.ops.to_numpy(probs).argmax(axis=1).tolist() if len(doc) else []
-            values = []
+            values: List[Optional[str]] = []
             for text, is_space, is_punct, guess in zip(table.texts, table.is_space, table.punct, guesses):
                 if is_space or is_punct:
                     values.append(None)

@@ -52,14 +52,14 @@ class ConversionStats:
         records = word_records(doc)
         self.documents += 1
         self.words += len(records)
-        self.labels.update(MARK_LABELS.get(record.mark, EMPTY) for record in records)
+        self.labels.update(MARK_LABELS.get(record.mark or "", EMPTY) for record in records)
 
     def uncount(self, doc: Doc) -> None:
         """Take back a counted doc that was dropped after all."""
         records = word_records(doc)
         self.documents -= 1
         self.words -= len(records)
-        self.labels.subtract(MARK_LABELS.get(record.mark, EMPTY) for record in records)
+        self.labels.subtract(MARK_LABELS.get(record.mark or "", EMPTY) for record in records)
 
     def warning(self) -> Optional[str]:
         """What a user should know about the corpus written, if anything."""

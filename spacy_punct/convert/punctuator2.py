@@ -33,7 +33,7 @@ def convert_punctuator2(path: Path, nlp: Language, stats: ConversionStats, optio
     counted; pause tokens are dropped; clitics (`it 's`) are joined to the word
     before them. In a folder, files without a mark token (a README) are
     skipped and reported."""
-    clitics = language_rules(nlp.lang).clitics
+    clitics = language_rules(nlp.lang or "").clitics
     folder = Path(path).is_dir()
     for file in input_files(path, options.glob or "*"):
         text = read_text(file, stats, options.encoding)

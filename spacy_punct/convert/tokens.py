@@ -43,7 +43,7 @@ def convert_tokens(
     their label; clitics (`it 's`, `do n't`) are joined to the word before them.
     In a folder, files that are not in the format (a README) are skipped and
     reported."""
-    clitics = language_rules(nlp.lang).clitics
+    clitics = language_rules(nlp.lang or "").clitics
     vocab = nlp.vocab
     doc_length = options.doc_length
     folder = Path(path).is_dir()

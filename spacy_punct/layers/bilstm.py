@@ -102,7 +102,7 @@ def _padded_to_torch(model: Model, Xp: Padded, is_train: bool) -> Tuple[ArgsKwar
     def backprop(d_inputs: ArgsKwargs) -> Padded:
         return Padded(cast(Floats3d, torch2xp(d_inputs.args[0])), size_at_t, lengths, indices)
 
-    X = xp2torch(Xp.data, requires_grad=is_train, device=shim.device)
+    X = xp2torch(Xp.data, requires_grad=is_train, device=getattr(shim, "device"))
     lengths_cpu = torch.as_tensor(model.ops.to_numpy(lengths), dtype=torch.int64)
     return ArgsKwargs(args=(X, lengths_cpu), kwargs={}), backprop
 
@@ -111,7 +111,7 @@ def _torch_to_padded(model: Model, inputs_outputs: Tuple, is_train: bool) -> Tup
     Xp, Ytorch = inputs_outputs
 
     def backprop(dYp: Padded) -> ArgsKwargs:
-        dY = xp2torch(dYp.data, device=model.shims[0].device)
+        dY = xp2torch(dYp.data, device=getattr(model.shims[0], "device"))
         return ArgsKwargs(args=(Ytorch,), kwargs={"grad_tensors": dY})
 
     Y = cast(Floats3d, torch2xp(Ytorch))

@@ -54,6 +54,10 @@ class TokenInt8Linear(torch.nn.Module):
     inputs quantized token by token (through `inputs`, shared by the layers
     of one model, or the layer's own)."""
 
+    weight_t: torch.Tensor
+    weight_scale: torch.Tensor
+    bias: Optional[torch.Tensor]
+
     def __init__(self, linear: torch.nn.Linear, inputs: Optional[SharedInputs] = None) -> None:
         super().__init__()
         weight = linear.weight.detach().float()

@@ -3,7 +3,7 @@ speech-aware punctuators): per token, a one-hot vector of the silence after
 it, bucketed by `thresholds` in seconds, with one more column for "no timing
 known". Tokens of one word (`did`, `n't`) share the word's timings; the pause
 after a word is the next word's start minus its end."""
-from typing import Callable, List, Sequence, Tuple
+from typing import Callable, List, Sequence, Tuple, cast
 
 import numpy
 from spacy.tokens import Doc
@@ -59,7 +59,7 @@ def _forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats
         columns[known] = 1 + numpy.searchsorted(thresholds, pauses[known], side="right")
         features = numpy.zeros((len(doc), width), dtype="f")
         features[numpy.arange(len(doc)), columns] = 1.0
-        outputs.append(model.ops.asarray2f(features))
+        outputs.append(model.ops.asarray2f(cast(Floats2d, features)))
 
     def backprop(d_outputs: List[Floats2d]) -> List[Doc]:
         return []

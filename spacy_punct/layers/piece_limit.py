@@ -33,11 +33,12 @@ def _piece_limited_forward(model: Model, docs: List[Any], is_train: bool) -> Tup
     # module-level, its state in attrs, so that the pipeline pickles
     inner = model.attrs["piece_limit_inner"]
     output, backprop = inner(model, docs, is_train)
-    limit = model.tokenizer.model_max_length
+    tokenizer = getattr(model, "tokenizer")  # spacy-transformers' TransformerModel
+    limit = tokenizer.model_max_length
     if output.wordpieces.input_ids.shape[1] < limit:
         return output, backprop
     get_spans = model.attrs["get_spans"]
-    fitted = fit_windows(get_spans(docs), piece_counter(model.tokenizer), limit)
+    fitted = fit_windows(get_spans(docs), piece_counter(tokenizer), limit)
     if fitted is None:
         return output, backprop
     model.attrs["get_spans"] = _FittedSpans(fitted)

@@ -8,7 +8,7 @@ several lines lost the marks at its line ends. With these layers every
 whitespace token gets a zero row, and every word the vectors and
 predictions it would get without the whitespace.
 """
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple, cast
 
 import numpy
 from spacy.attrs import IS_SPACE, ORTH, SPACY
@@ -45,7 +45,7 @@ def build_tok2vec(
     words only, as in training: whitespace tokens get zero vectors. Its
     weights are those of a `spacy.Tok2Vec.v2`, which it can replace in a
     trained pipeline's config."""
-    model = Model(
+    model: Model[List[Doc], List[Floats2d]] = Model(
         "tok2vec_words",
         _tok2vec_forward,
         layers=[embed, encode],
@@ -154,4 +154,4 @@ def scatter_rows(
 
 
 def _indices(model: Model, rows: numpy.ndarray) -> Ints1d:
-    return model.ops.asarray1i(rows)
+    return model.ops.asarray1i(cast(Ints1d, rows))

@@ -40,7 +40,7 @@ def store_weights(model: Model, weights_storage: str) -> None:
                 # the shim is made inside spacy-transformers' TransformerModel: its
                 # class is swapped for the subclass that only changes (de)serialization
                 shim.__class__ = StoredHFShim
-                shim.weights_storage = weights_storage
+                setattr(shim, "weights_storage", weights_storage)
                 shim.model_cls = ConfiguredModelClass(shim.model_cls)
 
 
@@ -56,7 +56,7 @@ class ConfiguredModelClass:
         import transformers
         from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
 
-        name = MODEL_MAPPING_NAMES.get(getattr(config, "model_type", None))
+        name = MODEL_MAPPING_NAMES.get(str(getattr(config, "model_type", "")))
         model_class = getattr(transformers, name, None) if isinstance(name, str) else None
         if model_class is None:
             return self.auto.from_config(config)

@@ -2,7 +2,7 @@
 import random
 import re
 from dataclasses import replace
-from typing import Callable, Iterator, List, Sequence, Tuple
+from typing import Callable, Iterator, List, Sequence, Tuple, cast
 
 from spacy.language import Language
 from spacy.training import Example
@@ -65,7 +65,7 @@ def create_asr_noise_augmenter(
             elif draw < substitute + delete:
                 if noisy:
                     last = noisy[-1]
-                    noisy[-1] = replace(last, mark=stronger(last.mark, record.mark), space=last.space or record.space)
+                    noisy[-1] = replace(last, mark=stronger(cast(str, last.mark), cast(str, record.mark)), space=last.space or record.space)
             else:
                 text, seen = wrong_word()
                 noisy.append(WordRecord(text, seen, True, ""))

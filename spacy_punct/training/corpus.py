@@ -91,10 +91,11 @@ class PunctCorpus:
     def __call__(self, nlp: Language) -> Iterator[Example]:
         rng = numpy.random.default_rng([self.seed, self.epoch])
         self.epoch += 1
-        examples = self._examples(nlp, rng)
+        examples: Iterable[Example] = self._examples(nlp, rng)
         if self.shuffle:
-            examples = list(examples)
-            rng.shuffle(examples)
+            listed = list(examples)
+            rng.shuffle(listed)  # type: ignore[arg-type]  # numpy shuffles any mutable sequence in place
+            examples = listed
         for example in examples:
             if self.augmenter is None:
                 yield example

@@ -88,7 +88,7 @@ def test_encoding_reads_legacy_text_on_every_reading_command(trained, tmp_path):
     source = tmp_path / "legacy.txt"
     source.write_bytes("so how was the café\n".encode("latin-1"))
     plain = runner.invoke(app, ["punctuate", model, str(source)])
-    assert "caf\ufffd" in plain.stdout and "--encoding names it" in plain.stderr
+    assert "caf\ufffd" in plain.stdout and "--encoding names it" in plain.stderr, plain.output
     for command in (["punctuate", model], ["stream", model]):
         result = runner.invoke(app, [*command, str(source), "--encoding", "latin-1"])
         assert result.exit_code == 0, result.output
