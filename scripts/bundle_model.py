@@ -130,7 +130,7 @@ def write_card(output: Path, metrics: Path, description: str, about: str, thread
     entry = language_entry(lang)
     tasks = "punctuation (COMMA, PERIOD, QUESTION)" + (" and truecasing" if "truecaser" in meta["pipeline"] else "")
     sources = [{"name": source.name.format(iwslt=iwslt), "url": source.url, "license": source.license}
-               for source in entry.sources]
+               for source in entry.sources if not source.pipelines or output.name in source.pipelines]
     if "transformer" in meta["pipeline"] and entry.encoder:
         sources.append({"name": entry.encoder.name, "url": entry.encoder.url, "license": entry.encoder.license})
     meta.update(

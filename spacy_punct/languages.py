@@ -32,6 +32,8 @@ class Source:
     name: str
     url: str
     license: str
+    # the bundled pipelines that learned from it (empty: all of the language's)
+    pipelines: Tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,8 @@ LANGUAGES: Dict[str, LanguageEntry] = {
                    "CC BY 4.0 / CC BY-NC-SA 4.0, by source"),
             Source("TED and TED-Ed talk transcripts (saranyan/TED-Talks; talks of IWSLT dev2012 and test2011 and "
                    "near-duplicates dropped)", "https://www.ted.com", "CC BY-NC-ND 4.0"),
+            Source("UD English-EWT (train and dev)", "https://github.com/UniversalDependencies/UD_English-EWT",
+                   "CC BY-SA 4.0", pipelines=("en_punct_sm",)),
         ),
         encoder=Source("all-MiniLM-L6-v2 (sentence-transformers), its lowest three layers",
                        "https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2", "Apache 2.0"),

@@ -179,4 +179,6 @@ def test_a_line_broken_off_by_a_dash_ends_with_it(command):
     """`and then -` once came out as `and then. -`, and the stream wrote the dash on a line of its own."""
     result = CliRunner().invoke(app, [command, "en_punct_sm"], input="so we went to the market and then -\n")
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines() == ["So we went to the market, and then -"]
+    (line,) = result.stdout.splitlines()  # the dash stays on the line
+    # the model's commas aside: no sentence end before the dash, and the words as they were
+    assert line.startswith("So we went to the market") and line.endswith(" and then -") and "." not in line
