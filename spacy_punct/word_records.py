@@ -6,12 +6,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
+from spacy.attrs import IDX, ORTH, SPACY
 from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 from spacy.vocab import Vocab
 
 from .words import marks_after, token_table
-from .extensions import register_extensions, set_token_extension_values, token_extension_values, token_values
+from .extensions import (
+    register_extensions,
+    set_token_extension_values,
+    set_token_values,
+    token_extension_values,
+    token_values,
+)
 from .labels import stronger
 
 register_extensions()
@@ -102,24 +109,26 @@ def strip_docs(docs: Iterable[Doc], lowercase: bool = True) -> Iterator[Doc]:
 def make_example(vocab: Vocab, records: Sequence[WordRecord]) -> Example:
     """An Example: predicted, the words as the model sees them; reference, the
     words as written with the gold mark after each. Both carry the records'
-    custom attributes."""
+    custom attributes. Built without Token objects: the training reader makes
+    one per chunk."""
     spaces = [record.space for record in records]
     if spaces:
         spaces[-1] = False
     predicted = Doc(vocab, words=[record.seen for record in records], spaces=spaces)
-    for token, record in zip(predicted, records):
-        if record.extra:
-            set_token_extension_values(token.doc, token.idx, record.extra)
+    _set_extras(predicted, records)
     return Example(predicted, gold_doc(vocab, records, spaces))
 
 
 def example_records(example: Example) -> List[WordRecord]:
     """The records an example made by `make_example` was built from."""
-    extras = token_extension_values(example.reference, skip=("punct",))
-    return [
-        WordRecord(ref.text, pred.text, bool(pred.whitespace_), ref._.punct, extra)
-        for pred, ref, extra in zip(example.predicted, example.reference, extras)
-    ]
+    predicted, reference = example.predicted, example.reference
+    strings = reference.vocab.strings
+    texts = [strings[orth] for orth in _column(reference, ORTH)]
+    seen = [strings[orth] for orth in _column(predicted, ORTH)]
+    spaces = [bool(space) for space in _column(predicted, SPACY)]
+    marks = token_values(reference, "punct", _column(reference, IDX))
+    extras = token_extension_values(reference, skip=("punct",))
+    return [WordRecord(*values) for values in zip(texts, seen, spaces, marks, extras)]
 
 
 def gold_doc(vocab: Vocab, records: Sequence[WordRecord], spaces: Optional[Sequence[bool]] = None) -> Doc:
@@ -132,8 +141,21 @@ def gold_doc(vocab: Vocab, records: Sequence[WordRecord], spaces: Optional[Seque
         spaces = [record.space for record in records]
     doc = Doc(vocab, words=[record.text for record in records], spaces=list(spaces))
     doc.has_unknown_spaces = True
-    for token, record in zip(doc, records):
-        token._.punct = record.mark
-        if record.extra:
-            set_token_extension_values(token.doc, token.idx, record.extra)
+    offsets = _column(doc, IDX)
+    set_token_values(doc, "punct", offsets, [record.mark for record in records])
+    _set_extras(doc, records, offsets)
     return doc
+
+
+def _column(doc: Doc, attr: int) -> List[int]:
+    """One attribute of every token of the doc, read at once."""
+    return doc.to_array(attr).tolist() if len(doc) else []
+
+
+def _set_extras(doc: Doc, records: Sequence[WordRecord], offsets: Optional[List[int]] = None) -> None:
+    """Set the records' custom attributes on the doc's tokens."""
+    if not any(record.extra for record in records):
+        return
+    for offset, record in zip(offsets if offsets is not None else _column(doc, IDX), records):
+        if record.extra:
+            set_token_extension_values(doc, offset, record.extra)

@@ -1,4 +1,6 @@
-"""Augmenters for punctuation training examples."""
+"""Augmenters for punctuation training examples. Each works on the word
+records of a text (`RecordsAugmenter`): the training reader hands it the
+words it read, and spaCy's own loops call it on examples."""
 import random
 import re
 from dataclasses import replace
@@ -14,6 +16,26 @@ from ..word_records import WordRecord, example_records, make_example
 from ..words import sentence_spans
 
 Augment = Callable[[Language, Example], Iterator[Example]]
+AugmentRecords = Callable[[List[WordRecord]], Iterator[List[WordRecord]]]
+
+
+class RecordsAugmenter:
+    """An augmenter of a training text's word records. spaCy calls it as any
+    augmenter, on an example, whose records it reads back; the training reader
+    (`PunctCorpus`) hands it the records it has read, so that each example is
+    built once. `augment_records` yields the records of each example to make
+    (the given list itself: the example unchanged)."""
+
+    def __init__(self, augment_records: AugmentRecords) -> None:
+        self.augment_records = augment_records
+
+    def __call__(self, nlp: Language, example: Example) -> Iterator[Example]:
+        if len(example.predicted) != len(example.reference):  # not word for word: nothing to augment
+            yield example
+            return
+        records = example_records(example)
+        for augmented in self.augment_records(records):
+            yield example if augmented is records else make_example(nlp.vocab, augmented)
 
 
 @registry.augmenters("spacy_punct.asr_noise.v1")
@@ -41,11 +63,10 @@ def create_asr_noise_augmenter(
     if not 0.0 <= unknown_share <= 1.0:
         raise ValueError(f"unknown_share must be in [0, 1], not {unknown_share}.")
 
-    def augment(nlp: Language, example: Example) -> Iterator[Example]:
-        if level == 0.0 or len(example.predicted) != len(example.reference):
-            yield example
+    def augment(records: List[WordRecord]) -> Iterator[List[WordRecord]]:
+        if level == 0.0:
+            yield records
             return
-        records = example_records(example)
         words = [(r.text, r.seen) for r in records if r.seen.strip()]
 
         def wrong_word() -> Tuple[str, str]:
@@ -70,9 +91,9 @@ def create_asr_noise_augmenter(
                 text, seen = wrong_word()
                 noisy.append(WordRecord(text, seen, True, ""))
                 noisy.append(record)
-        yield make_example(nlp.vocab, noisy)
+        yield noisy
 
-    return augment
+    return RecordsAugmenter(augment)
 
 
 @registry.augmenters("spacy_punct.sentence_shuffle.v1")
@@ -89,15 +110,14 @@ def create_sentence_shuffle_augmenter(share: float = 0.5) -> Augment:
     if not 0.0 <= share <= 1.0:
         raise ValueError(f"share must be in [0, 1], not {share}.")
 
-    def augment(nlp: Language, example: Example) -> Iterator[Example]:
-        if share == 0.0 or random.random() >= share or len(example.predicted) != len(example.reference):
-            yield example
+    def augment(records: List[WordRecord]) -> Iterator[List[WordRecord]]:
+        if share == 0.0 or random.random() >= share:
+            yield records
             return
-        records = example_records(example)
         sentences = [records[start:end] for start, end in sentence_spans([record.mark for record in records])]
         tail = sentences.pop() if sentences and not _closed(sentences[-1]) else []
         if len(sentences) < 3:  # the head and at least two whole sentences
-            yield example
+            yield records
             return
         head, whole = sentences[0], sentences[1:]
         random.shuffle(whole)
@@ -106,9 +126,9 @@ def create_sentence_shuffle_augmenter(share: float = 0.5) -> Augment:
         for i, record in enumerate(ordered[:-1]):
             if not record.space and record.mark and ends_sentence(record.mark):
                 ordered[i] = replace(record, space=True)
-        yield make_example(nlp.vocab, ordered)
+        yield ordered
 
-    return augment
+    return RecordsAugmenter(augment)
 
 
 @registry.augmenters("spacy_punct.case_noise.v1")
@@ -132,12 +152,11 @@ def create_case_noise_augmenter(
         raise ValueError("upper, title and natural must be >= 0 and sum to at most 1.")
     writers = ((upper, _upper), (title, capitalise))
 
-    def augment(nlp: Language, example: Example) -> Iterator[Example]:
+    def augment(records: List[WordRecord]) -> Iterator[List[WordRecord]]:
         draw = random.random()
-        if draw >= sum(rates) or len(example.predicted) != len(example.reference):
-            yield example
+        if draw >= sum(rates):
+            yield records
             return
-        records = example_records(example)
         for rate, write in writers:
             if draw < rate:
                 records = [replace(record, seen=write(record.seen)) for record in records]
@@ -145,9 +164,9 @@ def create_case_noise_augmenter(
             draw -= rate
         else:
             records = [replace(record, seen=record.text) for record in records]
-        yield make_example(nlp.vocab, records)
+        yield records
 
-    return augment
+    return RecordsAugmenter(augment)
 
 
 def _upper(text: str) -> str:
@@ -180,11 +199,11 @@ def create_tag_question_augmenter(repeat: int = 3, with_next: float = 0.5) -> Au
     if not 0.0 <= with_next <= 1.0:
         raise ValueError(f"with_next must be in [0, 1], not {with_next}.")
 
-    def augment(nlp: Language, example: Example) -> Iterator[Example]:
-        yield example
-        if repeat == 0 or len(example.predicted) != len(example.reference):
+    def augment(records: List[WordRecord]) -> Iterator[List[WordRecord]]:
+        yield records
+        if repeat == 0:
             return
-        sentences = _sentences(example_records(example))
+        sentences = _sentences(records)
         for i, sentence in enumerate(sentences):
             if not _ends_in_tag(sentence):
                 continue
@@ -192,9 +211,9 @@ def create_tag_question_augmenter(repeat: int = 3, with_next: float = 0.5) -> Au
                 words = list(sentence)
                 if i + 1 < len(sentences) and random.random() < with_next:
                     words += sentences[i + 1]
-                yield make_example(nlp.vocab, words)
+                yield words
 
-    return augment
+    return RecordsAugmenter(augment)
 
 
 def _sentences(records: Sequence[WordRecord]) -> List[List[WordRecord]]:
@@ -229,10 +248,19 @@ def _ends_in_tag(sentence: Sequence[WordRecord]) -> bool:
 
 
 @registry.augmenters("spacy_punct.chained_augmenters.v1")
-def create_chained_augmenters(
-    *augmenters: Augment) -> Augment:
+def create_chained_augmenters(*augmenters: Augment) -> Augment:
     """Apply augmenters in turn: each example every first one yields goes
-    through the second, and so on."""
+    through the second, and so on. A chain of records augmenters is one."""
+    if all(isinstance(augmenter, RecordsAugmenter) for augmenter in augmenters):
+        steps = [cast(RecordsAugmenter, augmenter).augment_records for augmenter in augmenters]
+
+        def augment_records(records: List[WordRecord]) -> Iterator[List[WordRecord]]:
+            texts: Iterator[List[WordRecord]] = iter([records])
+            for step in steps:
+                texts = _each_text(step, texts)
+            yield from texts
+
+        return RecordsAugmenter(augment_records)
 
     def augment(nlp: Language, example: Example) -> Iterator[Example]:
         examples: Iterator[Example] = iter([example])
@@ -246,3 +274,8 @@ def create_chained_augmenters(
 def _each(augmenter: Augment, nlp: Language, examples: Iterator[Example]) -> Iterator[Example]:
     for example in examples:
         yield from augmenter(nlp, example)
+
+
+def _each_text(step: AugmentRecords, texts: Iterator[List[WordRecord]]) -> Iterator[List[WordRecord]]:
+    for records in texts:
+        yield from step(records)

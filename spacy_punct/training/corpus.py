@@ -12,6 +12,7 @@ from spacy.util import registry
 from ..labels import ends_sentence
 from ..word_records import WordRecord, make_example, read_docbins, word_records
 from ..words import sentence_spans
+from .augment import RecordsAugmenter
 
 Augmenter = Callable[[Language, Example], Iterable[Example]]
 
@@ -91,18 +92,24 @@ class PunctCorpus:
     def __call__(self, nlp: Language) -> Iterator[Example]:
         rng = numpy.random.default_rng([self.seed, self.epoch])
         self.epoch += 1
-        examples: Iterable[Example] = self._examples(nlp, rng)
+        texts: Iterable[Tuple[List[WordRecord], bool]] = self._chunk_texts(nlp, rng)
         if self.shuffle:
-            listed = list(examples)
+            listed = list(texts)
             rng.shuffle(listed)  # type: ignore[arg-type]  # numpy shuffles any mutable sequence in place
-            examples = listed
-        for example in examples:
+            texts = listed
+        for records, open_end in texts:
+            if isinstance(self.augmenter, RecordsAugmenter):
+                # the words as read: each example is built once
+                for augmented in self.augmenter.augment_records(records):
+                    yield _example(nlp, augmented, open_end)
+                continue
+            example = _example(nlp, records, open_end)
             if self.augmenter is None:
                 yield example
                 continue
-            for augmented in self.augmenter(nlp, example):
-                augmented.predicted._.open_end = example.predicted._.open_end
-                yield augmented
+            for augmented_example in self.augmenter(nlp, example):
+                augmented_example.predicted._.open_end = open_end
+                yield augmented_example
 
     def _texts(self, nlp: Language) -> Iterator[List["WordRecord"]]:
         """The word records of each doc; kept after a whole first reading
@@ -119,25 +126,23 @@ class PunctCorpus:
         if self.shuffle:
             self._read = kept
 
-    def _examples(self, nlp: Language, rng: numpy.random.Generator) -> Iterator[Example]:
+    def _chunk_texts(self, nlp: Language, rng: numpy.random.Generator) -> Iterator[Tuple[List[WordRecord], bool]]:
+        """The records of each text to train on, and whether it ends open (a
+        chunk cut inside its doc does not end the text)."""
         for records in self._texts(nlp):
             for start, end in self._chunks(len(records), rng):
                 if self.short_share and rng.random() < self.short_share:
-                    yield from self._short_texts(nlp, records, start, end, rng)
+                    yield from self._short_texts(records, start, end, rng)
                     continue
                 if self.lookahead is None:
-                    example = make_example(nlp.vocab, records[start:end])
-                else:
-                    right = int(rng.integers(self.lookahead[0], self.lookahead[1] + 1))
-                    context = [replace(record, mark=None) for record in records[end : end + right]]
-                    example = make_example(nlp.vocab, records[start:end] + context)
-                    end += right
-                # a chunk cut inside the doc does not end the text
-                example.predicted._.open_end = end < len(records)
-                yield example
+                    yield records[start:end], end < len(records)
+                    continue
+                right = int(rng.integers(self.lookahead[0], self.lookahead[1] + 1))
+                context = [replace(record, mark=None) for record in records[end : end + right]]
+                yield records[start:end] + context, end + right < len(records)
 
-    def _short_texts(self, nlp: Language, records: List["WordRecord"], start: int, end: int,
-                     rng: numpy.random.Generator) -> Iterator[Example]:
+    def _short_texts(self, records: List["WordRecord"], start: int, end: int,
+                     rng: numpy.random.Generator) -> Iterator[Tuple[List[WordRecord], bool]]:
         """The chunk records[start:end] as texts of one to three sentences."""
         ends = [start + stop for _, stop in sentence_spans([record.mark for record in records[start:end]])]
         begin = start
@@ -145,9 +150,7 @@ class PunctCorpus:
             take = min(int(rng.integers(1, 4)), len(ends))
             stop = ends[take - 1]
             ends = ends[take:]
-            example = make_example(nlp.vocab, records[begin:stop])
-            example.predicted._.open_end = stop == end and stop < len(records) and not ends_sentence(records[stop - 1].mark or "")
-            yield example
+            yield records[begin:stop], stop == end and stop < len(records) and not ends_sentence(records[stop - 1].mark or "")
             begin = stop
 
     def _chunks(self, n_words: int, rng: numpy.random.Generator) -> Iterator[Tuple[int, int]]:
@@ -162,3 +165,9 @@ class PunctCorpus:
         while start < n_words:
             yield start, min(start + size, n_words)
             start += size
+
+
+def _example(nlp: Language, records: List[WordRecord], open_end: bool) -> Example:
+    example = make_example(nlp.vocab, records)
+    example.predicted._.open_end = open_end
+    return example

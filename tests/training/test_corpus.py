@@ -193,3 +193,46 @@ def test_short_share_zero_reads_as_before_and_bad_shares_fail(nlp, corpus_path):
     assert _chunk_texts(PunctCorpus(corpus_path, max_length=5, random_chunks=True, seed=2, short_share=0.0)(nlp)) == plain
     with pytest.raises(ValueError):
         PunctCorpus(corpus_path, short_share=1.5)
+
+
+def _built(examples):
+    return [
+        (eg.predicted.text, eg.reference.text, [t._.punct for t in eg.reference], eg.predicted._.open_end)
+        for eg in examples
+    ]
+
+
+def test_a_records_augmenter_gets_the_words_as_read_and_builds_each_example_once(nlp, corpus_path, monkeypatch):
+    """The reader hands the package's augmenters the records it read: the same
+    examples as through spaCy's augmenter call, each built once."""
+    import random
+
+    from spacy_punct.training import augment, corpus
+    from spacy_punct.training.augment import (
+        create_chained_augmenters,
+        create_sentence_shuffle_augmenter,
+        create_tag_question_augmenter,
+    )
+
+    chain = create_chained_augmenters(
+        create_tag_question_augmenter(repeat=2),
+        create_sentence_shuffle_augmenter(share=1.0),
+        create_asr_noise_augmenter(level=0.3),
+    )
+    builds = []
+    for module in (augment, corpus):
+        monkeypatch.setattr(module, "make_example", lambda vocab, records, make=module.make_example: builds.append(1) or make(vocab, records))
+
+    def read(augmenter):
+        builds.clear()
+        random.seed(4)
+        reader = PunctCorpus(corpus_path, max_length=9, random_chunks=True, shuffle=True, short_share=0.3, seed=1,
+                             augmenter=augmenter)
+        return _built(reader(nlp))
+
+    as_read = read(chain)
+    assert len(builds) == len(as_read)
+    through_examples = read(lambda nlp, example: chain(nlp, example))  # spaCy's call: built, read back, built again
+    assert len(builds) > len(as_read)
+    assert as_read == through_examples
+    assert any("[UNK]" in text for text, *_ in as_read)
