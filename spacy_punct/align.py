@@ -15,8 +15,8 @@ from spacy.training import Example
 
 from .casing import case_label, is_placeholder, is_symbol
 from .extensions import token_values
-from .labels import LabelSet, ends_sentence
-from .words import is_natural_table, is_natural_text, marks_after, token_table, word_offsets
+from .labels import LabelSet
+from .words import is_natural_table, is_natural_text, marks_after, sentence_spans, token_table, word_offsets
 
 
 def input_mark_count(doc: Doc, label_set: LabelSet) -> int:
@@ -95,14 +95,13 @@ def sentence_initial_words(doc: Doc) -> Set[int]:
     marks = [mark or "" for mark in token_values(doc, "punct", table.idx)]
     if not any(marks):
         marks = marks_after(doc, table)
+    words = [(text, end, mark) for text, end, mark in zip(table.texts, ends, marks) if end is not None]
     initial: Set[int] = set()
-    sentence_open = False
-    for text, end, mark in zip(table.texts, ends, marks):
-        if end is None or (not sentence_open and is_symbol(text)):
-            continue
-        if not sentence_open:
-            initial.add(end)
-        sentence_open = not ends_sentence(mark)
+    for start, stop in sentence_spans([mark for _, _, mark in words]):
+        # a symbol opening a sentence passes the start on to the next word
+        first = next((end for text, end, _ in words[start:stop] if not is_symbol(text)), None)
+        if first is not None:
+            initial.add(first)
     return initial
 
 
