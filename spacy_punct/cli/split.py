@@ -5,6 +5,7 @@ import spacy
 import typer
 from spacy.tokens import DocBin
 
+from ..convert.prepare import split_off_dev
 from ..word_records import read_docbins
 from ._util import app, fail, prepare_output
 
@@ -28,7 +29,7 @@ def split(
         fail(str(e))
     if len(docs) < 2:
         fail(f"{input} has {len(docs)} document(s): too few to split.")
-    n_dev = min(len(docs) - 1, max(1, round(len(docs) * dev_fraction)))
-    for path, part in ((train_output, docs[:-n_dev]), (dev_output, docs[-n_dev:])):
+    train_docs, dev_docs = split_off_dev(docs, dev_fraction)
+    for path, part in ((train_output, train_docs), (dev_output, dev_docs)):
         DocBin(docs=part, store_user_data=True).to_disk(path)
         typer.echo(f"Wrote {len(part)} docs, {sum(len(d) for d in part)} tokens to {path}")
