@@ -6,12 +6,18 @@ is bundled with its encoder's weights stored in int8 and an int8 quantizer
 (`--int8`).
 
     python scripts/bundle_model.py pipeline training/en/model-best spacy_punct/models/en_punct_sm
-    spacy-punct evaluate en_punct_sm corpus/en/eval --output-dir benchmarks/metrics/en_punct_sm
+    python scripts/bundle_model.py score en_punct_sm benchmarks/metrics/en_punct_sm
     python scripts/bundle_model.py card spacy_punct/models/en_punct_sm benchmarks/metrics/en_punct_sm
+
+`score` runs `spacy-punct evaluate` on each test set the language registry
+lists for the pipeline's language (those converted to corpus/<lang>/eval/).
 """
 import argparse
 import json
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -119,6 +125,24 @@ def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]
 SPACY_VERSIONS = ">=3.8.2,<3.9.0"
 
 
+_NOISE = re.compile(r"^(?P<base>.+)\.asr-noise-(?P<level>[0-9.]+)$")
+
+
+def evaluate_commands(pipeline: str, metrics: Path, threads: int, corpus: Path = Path("corpus")) -> List[List[str]]:
+    """The `spacy-punct evaluate` command of each test set of the pipeline's
+    language whose file was converted (a `.asr-noise-X` name: the base set
+    with that share of the words altered)."""
+    lang = pipeline.split("_", 1)[0]
+    commands = []
+    for test_set in language_entry(lang).test_sets:
+        noise = _NOISE.match(test_set.name)
+        path = corpus / lang / "eval" / f"{noise['base'] if noise else test_set.name}.spacy"
+        if path.exists():
+            commands.append(["spacy-punct", "evaluate", pipeline, str(path), "--output-dir", str(metrics),
+                             "--threads", str(threads)] + (["--asr-noise", noise["level"]] if noise else []))
+    return commands
+
+
 def write_card(output: Path, metrics: Path, description: str, about: str, threads: int, iwslt: str) -> None:
     """Write the bundled pipeline's meta.json and MODEL_CARD.md, with the scores
     in `metrics` (spacy-punct evaluate's JSON files, of this pipeline) and the
@@ -148,6 +172,7 @@ def write_card(output: Path, metrics: Path, description: str, about: str, thread
         spacy_punct_version=__version__,
     )
     (output / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf8")
+    about = about.replace("{language}", entry.name)  # a recipe's text for any language names it
     (output / "MODEL_CARD.md").write_text(model_card(meta, metrics, about, entry), encoding="utf8")
     print(f"Wrote {output / 'MODEL_CARD.md'} and its meta.json")
 
@@ -166,16 +191,28 @@ def main() -> None:
                           help="a transformer pipeline: words between the starts of its windows (0: as trained)")
     pipeline.add_argument("--encoder-name", default=None,
                           help="a transformer pipeline: the encoder's name in the bundled config (its hub name)")
+    score = commands.add_parser("score", help="score the bundled pipeline on its language's test sets")
+    score.add_argument("pipeline", help="the bundled pipeline's name")
+    score.add_argument("metrics", type=Path, help="the folder for the spacy-punct evaluate JSON files")
+    score.add_argument("--threads", type=int, default=1, help="the threads to measure words/s with")
     card = commands.add_parser("card", help="write the bundled pipeline's meta.json and model card from its scores")
     card.add_argument("output", type=Path, help="the bundled pipeline's folder in the package")
     card.add_argument("metrics", type=Path, help="folder of spacy-punct evaluate JSON files for it")
-    card.add_argument("--about", default="", help="a line on how it was trained")
+    card.add_argument("--about", default="", help="a line on how it was trained ({language}: the language's name)")
     card.add_argument("--description", default="the CPU recipe (configs/en_cpu.cfg)", help="the recipe, in words")
     card.add_argument("--threads", type=int, default=1, help="the threads the scores' words/s were measured with")
     card.add_argument("--iwslt", default="dev2012 less its last tenth", help="the part of IWSLT it was trained on")
     args = parser.parse_args()
     if args.command == "pipeline":
         bundle_pipeline(args.model, args.output, args.int8, args.keep_float, args.stride, args.encoder_name)
+    elif args.command == "score":
+        commands_run = evaluate_commands(args.pipeline, args.metrics, args.threads)
+        if not commands_run:
+            sys.exit(f"Error: none of the test sets of {args.pipeline}'s language is in corpus/: convert them first.")
+        for command in commands_run:
+            print(" ".join(command), flush=True)
+            if subprocess.run(command).returncode:
+                sys.exit(f"Error: {' '.join(command)} failed.")
     else:
         write_card(args.output, args.metrics, args.description, args.about, args.threads, args.iwslt)
 

@@ -182,3 +182,22 @@ def test_a_line_broken_off_by_a_dash_ends_with_it(command):
     (line,) = result.stdout.splitlines()  # the dash stays on the line
     # the model's commas aside: no sentence end before the dash, and the words as they were
     assert line.startswith("So we went to the market") and line.endswith(" and then -") and "." not in line
+
+
+def test_a_bundled_pipeline_is_scored_on_the_test_sets_its_language_lists(tmp_path):
+    """bundle_model.py score: one evaluate command a converted test set of the
+    registry, a noisy variant on its base set with the noise level."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).parent.parent
+    spec = importlib.util.spec_from_file_location("bundle_model", root / "scripts" / "bundle_model.py")
+    bundle_model = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bundle_model)
+    (tmp_path / "en" / "eval").mkdir(parents=True)
+    for name in ("test2011", "gum_dev"):
+        (tmp_path / "en" / "eval" / f"{name}.spacy").touch()
+    commands = bundle_model.evaluate_commands("en_punct_sm", Path("m"), 1, corpus=tmp_path)
+    sets = [(Path(command[3]).name, command[8:]) for command in commands]
+    assert sets == [("test2011.spacy", []), ("test2011.spacy", ["--asr-noise", "0.1"]), ("gum_dev.spacy", [])]
+    assert bundle_model.evaluate_commands("xx_punct_trf", Path("m"), 1, corpus=tmp_path) == []
