@@ -11,6 +11,8 @@ from typing import Any, Dict, List, NamedTuple, Set
 
 from thinc.api import Config
 
+from spacy_punct.languages import language_entry
+
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
 
@@ -53,8 +55,12 @@ E5_SMALL: Dict[str, Any] = {
 
 
 def e5_recipe(lang: str, layers: int, about: str, **overrides: Any) -> Recipe:
+    """multilingual-e5-small cut to `layers` for language `lang`, with a
+    truecaser where the registry says its script has case."""
+    uncased = {} if language_entry(lang).cased else {"nlp.pipeline": ["transformer", "punctuator"]}
     return Recipe("trf", about, {
         **E5_SMALL,
+        **uncased,
         "nlp.lang": lang,
         "components.transformer.model.name": f"encoders/e5-{lang}-l{layers}",
         # XLM-R's own unknown piece
@@ -183,7 +189,6 @@ RECIPES: Dict[str, Recipe] = {
         "--vars.e5_layers 4`); the settings of the Hungarian recipe (hu_e5), without\n"
         "a truecaser (Bangla script has no case). On one GPU for 5.5 minutes,\n"
         "test_news 65.9 with four layers (2,132 steps), 67.3 with six (2,008 steps).",
-        **{"nlp.pipeline": ["transformer", "punctuator"]},
     ),
     "en_trf": Recipe(
         "trf",
