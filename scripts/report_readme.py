@@ -2,7 +2,8 @@
 scores in each bundled pipeline's meta.json (written by
 `scripts/bundle_model.py card` from `spacy-punct evaluate`) and the speeds in
 benchmarks/metrics/speed/*.json (written by `spacy-punct benchmark -o`, the
-pipelines of a language side by side in one run).
+pipelines of a language side by side in one run); and the README's sample:
+one line through each bundled English pipeline.
 
     python scripts/report_readme.py            # rewrite the table in README.md
     python scripts/report_readme.py --check    # fail if README.md's table is stale
@@ -21,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "spacy_punct" / "models"
 SPEEDS = ROOT / "benchmarks" / "metrics" / "speed"
 START, END = "<!-- pipelines table: written by scripts/report_readme.py -->", "<!-- end of pipelines table -->"
+SAMPLE_START, SAMPLE_END = "<!-- sample: written by scripts/report_readme.py -->", "<!-- end of sample -->"
+SAMPLE = "great news for the state senator john smith said on tuesday that the bridge will open in may"
 USES = {"trf": "the most accurate (the default `{lang}`)", "sm": "bulk work: millions of documents, busy machines"}
 
 
@@ -78,6 +81,16 @@ def table() -> str:
     return pipelines_table(rows)
 
 
+def sample() -> str:
+    """The sample line as each bundled English pipeline writes it."""
+    from spacy_punct import load_pipeline, punctuate
+
+    lines = ["| pipeline | output |", "|---|---|"]
+    for name in LANGUAGES["en"].pipelines:
+        lines.append(f"| `{name}` | {next(iter(punctuate(load_pipeline(name), [SAMPLE]))).text} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="fail if the README's table is stale")
@@ -87,6 +100,7 @@ def main() -> None:
     except ContendedMeasurement as e:
         raise SystemExit(f"Error: {e}") from None
     write_between(ROOT / "README.md", START, END, text, args.check, "python scripts/report_readme.py")
+    write_between(ROOT / "README.md", SAMPLE_START, SAMPLE_END, sample(), args.check, "python scripts/report_readme.py")
 
 
 if __name__ == "__main__":

@@ -123,7 +123,7 @@ LANGUAGES: Dict[str, LanguageEntry] = {
             Source("TED and TED-Ed talk transcripts (saranyan/TED-Talks; talks of IWSLT dev2012 and test2011 and "
                    "near-duplicates dropped)", "https://www.ted.com", "CC BY-NC-ND 4.0"),
             Source("UD English-EWT (train and dev)", "https://github.com/UniversalDependencies/UD_English-EWT",
-                   "CC BY-SA 4.0", pipelines=("en_punct_sm",)),
+                   "CC BY-SA 4.0"),
         ),
         encoder=Source("all-MiniLM-L6-v2 (sentence-transformers), its lowest three layers",
                        "https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2", "Apache 2.0"),
