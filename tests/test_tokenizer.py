@@ -30,6 +30,11 @@ def test_it_tokenizes_as_spacy_and_saves_and_pickles_as_itself():
     assert isinstance(pickle.loads(pickle.dumps(nlp.tokenizer)), PunctTokenizer)
 
 
+@pytest.mark.parametrize("lang,text", [("hu", "Ez pl. a 2. kör, nem? Igen: 3-án."), ("bn", "আমি ভালো আছি। তুমি?")])
+def test_it_tokenizes_each_language_as_spacy(lang, text):
+    assert [t.text for t in spacy.blank(lang, config=TOKENIZER)(text)] == [t.text for t in spacy.blank(lang)(text)]
+
+
 def test_nlp_evaluate_scores_examples_of_natural_punctuated_text(trained):
     examples = [Example(trained.make_doc(_bare(text)), trained.make_doc(text)) for text in REFERENCES]
     trained.tokenizer = create_tokenizer()(trained)

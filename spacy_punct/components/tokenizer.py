@@ -11,7 +11,7 @@ from spacy.scorer import Scorer
 from spacy.tokenizer import Tokenizer
 from spacy.tokens import Doc
 from spacy.training import Example
-from spacy.util import registry
+from spacy.util import compile_infix_regex, compile_prefix_regex, compile_suffix_regex, registry
 
 
 def _aligned_chars(doc: Doc) -> str:
@@ -31,19 +31,19 @@ class PunctTokenizer(Tokenizer):
 @registry.tokenizers("spacy_punct.Tokenizer.v1")
 def create_tokenizer() -> Callable[[Language], PunctTokenizer]:
     """spaCy's `spacy.Tokenizer.v1` with the language's rules, as a `PunctTokenizer`."""
-    spacy_tokenizer = registry.tokenizers.get("spacy.Tokenizer.v1")()
 
     def tokenizer_factory(nlp: Language) -> PunctTokenizer:
-        base = spacy_tokenizer(nlp)
+        # built as spacy.Tokenizer.v1 builds its own: its special cases are
+        # added once (building spaCy's and copying its rules added them twice)
+        defaults = nlp.Defaults
         return PunctTokenizer(
             nlp.vocab,
-            rules=base.rules,
-            prefix_search=base.prefix_search,
-            suffix_search=base.suffix_search,
-            infix_finditer=base.infix_finditer,
-            token_match=base.token_match,
-            url_match=base.url_match,
-            faster_heuristics=base.faster_heuristics,
+            rules=defaults.tokenizer_exceptions,
+            prefix_search=compile_prefix_regex(defaults.prefixes).search if defaults.prefixes else None,
+            suffix_search=compile_suffix_regex(defaults.suffixes).search if defaults.suffixes else None,
+            infix_finditer=compile_infix_regex(defaults.infixes).finditer if defaults.infixes else None,
+            token_match=defaults.token_match,
+            url_match=defaults.url_match,
         )
 
     return tokenizer_factory
