@@ -27,6 +27,7 @@ def train(
     from spacy.cli._util import parse_config_overrides
 
     from ..training.loop import check_corpora, train_for
+    from ..training.warm_start import WarmStartError
 
     set_threads_or_fail(threads)
     overrides = parse_config_overrides(ctx.args)
@@ -35,7 +36,10 @@ def train(
     except ValueError as e:
         fail(f"{e} Nothing was written.")
     start = time.perf_counter()
-    end = train_for(config, output, max_minutes, gpu_id, overrides)
+    try:
+        end = train_for(config, output, max_minutes, gpu_id, overrides)
+    except WarmStartError as e:
+        fail(str(e))
     minutes = (time.perf_counter() - start) / 60
     reason = "time limit reached" if end.time_up else "config's stopping rule"
     summary: Dict[str, Any] = {"recipe": config.as_posix(), "minutes": minutes, "ended_by": reason}

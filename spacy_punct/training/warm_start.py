@@ -6,23 +6,33 @@ from typing import Any, Callable, List, Optional, cast
 
 import spacy
 from spacy.language import Language
+from spacy.pipeline import TrainablePipe
 from spacy.util import registry
 
 Callback = Callable[[Language], Language]
-DEFAULT_COMPONENTS = ["transformer", "truecaser", "punctuator"]
 
 
-def warm_start(nlp: Language, source: str, components: List[str]) -> List[str]:
-    """Copy the weights and settings of `components` from the pipeline saved
-    at `source` into `nlp`'s components of the same names (same
+class WarmStartError(ValueError):
+    """The saved pipeline cannot give the new one its weights."""
+
+
+def warm_start(nlp: Language, source: str, components: Optional[List[str]] = None) -> List[str]:
+    """Copy the weights and settings of `components` (None: every trained
+    component of `nlp` that the saved pipeline has too) from the pipeline
+    saved at `source` into `nlp`'s components of the same names (same
     architectures). Returns the names copied."""
     pipeline = spacy.info(source)["pipeline"]  # type: ignore[index]  # a model's info is its meta
+    if components is None:
+        components = [name for name, pipe in nlp.pipeline if isinstance(pipe, TrainablePipe) and name in pipeline]
+        if not components:
+            raise WarmStartError(f"warm_start: {source} has none of this pipeline's trained components "
+                                 f"({', '.join(nlp.pipe_names)}).")
     saved = spacy.load(source, exclude=[name for name in pipeline if name not in components])
     copied = []
     for name in components:
         if name not in saved.component_names or name not in nlp.component_names:
-            raise ValueError(f"warm_start: both pipelines need a component named {name!r} ({source} has "
-                             f"{', '.join(saved.component_names)}; this one {', '.join(nlp.component_names)}).")
+            raise WarmStartError(f"warm_start: both pipelines need a component named {name!r} ({source} has "
+                                 f"{', '.join(saved.component_names)}; this one {', '.join(nlp.component_names)}).")
         pipe: Any = nlp.get_pipe(name)  # a component with to_bytes and from_bytes
         pipe.from_bytes(cast(Any, saved.get_pipe(name)).to_bytes(exclude=["vocab"]), exclude=["vocab"])
         copied.append(name)
@@ -30,13 +40,15 @@ def warm_start(nlp: Language, source: str, components: List[str]) -> List[str]:
 
 
 @registry.callbacks("spacy_punct.warm_start.v1")
-def create_warm_start(source: str, components: List[str] = DEFAULT_COMPONENTS, then: Optional[Callback] = None) -> Callback:
+def create_warm_start(source: str, components: Optional[List[str]] = None,
+                      then: Optional[Callback] = None) -> Callback:
     """An `[initialize.after_init]` callback: start from the weights of the
-    pipeline saved at `source` (see `warm_start`), then run `then` (another
-    after_init callback, such as `spacy_punct.freeze_embeddings.v1`)."""
+    pipeline saved at `source` (see `warm_start`; `components` None: every
+    trained component both have), then run `then` (another after_init
+    callback, such as `spacy_punct.freeze_embeddings.v1`)."""
 
     def after_init(nlp: Language) -> Language:
-        warm_start(nlp, source, list(components))
+        warm_start(nlp, source, None if components is None else list(components))
         return then(nlp) if then is not None else nlp
 
     return after_init

@@ -44,3 +44,16 @@ def test_train_names_a_missing_corpus_and_writes_nothing(tmp_path):
                                  "--paths.dev", str(tmp_path)])
     assert result.exit_code == 1 and f"--paths.train {tmp_path / 'nope'} does not exist" in result.output
     assert not out.exists()
+
+
+def test_train_reports_a_warm_start_that_cannot_be_made_in_one_line(corpus_path, tmp_path):
+    import spacy
+
+    spacy.blank("en").to_disk(tmp_path / "blank")
+    config = Path(__file__).parents[2] / "configs" / "en_cpu.cfg"
+    warm = '{"@callbacks":"spacy_punct.warm_start.v1","source":"%s"}' % (tmp_path / "blank").as_posix()
+    result = runner.invoke(app, ["train", str(config), "--output", str(tmp_path / "out"), "--paths.train",
+                                 str(corpus_path), "--paths.dev", str(corpus_path), "--initialize.after_init", warm])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert any(line.startswith("Error: warm_start:") and "has none of this pipeline's trained components" in line
+               for line in result.output.splitlines())

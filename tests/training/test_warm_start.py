@@ -30,9 +30,8 @@ def test_a_new_pipeline_starts_from_the_saved_weights(tiny_bert, tmp_path):
     fresh = trf_pipeline(tiny_bert, cpu_precision="float32")
     fresh.initialize(lambda: examples)
     assert not (_probs(fresh)[0] == _probs(saved)[0]).all()
-    callback = registry.callbacks.get("spacy_punct.warm_start.v1")(
-        source=str(tmp_path / "stage1"), components=["transformer", "punctuator"])
-    assert callback(fresh) is fresh
+    callback = registry.callbacks.get("spacy_punct.warm_start.v1")(source=str(tmp_path / "stage1"))
+    assert callback(fresh) is fresh  # by default every trained component both have: here no truecaser
     assert (abs(_probs(fresh)[0] - _probs(saved)[0]) < 1e-5).all()
     train(fresh, examples, n_iter=1)  # and it trains on
 
@@ -41,3 +40,14 @@ def test_warm_start_names_a_missing_component(tiny_bert, tmp_path):
     saved, _ = _trained_and_saved(tiny_bert, tmp_path)
     with pytest.raises(ValueError, match="truecaser"):
         warm_start(saved, str(tmp_path / "stage1"), ["transformer", "truecaser"])
+
+
+def test_warm_start_from_a_pipeline_without_the_trained_components_says_so(tiny_bert, tmp_path):
+    import spacy
+
+    from spacy_punct.training.warm_start import WarmStartError
+
+    spacy.blank("en").to_disk(tmp_path / "blank")
+    nlp = trf_pipeline(tiny_bert, cpu_precision="float32")
+    with pytest.raises(WarmStartError, match="has none of this pipeline's trained components"):
+        warm_start(nlp, str(tmp_path / "blank"))
