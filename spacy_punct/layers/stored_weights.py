@@ -56,6 +56,11 @@ class ConfiguredModelClass:
         import transformers
         from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
 
+        if getattr(config, "_attn_implementation_autoset", False):
+            # transformers 4.46 saves in the config that it chose the attention
+            # itself; read back, that mark kept it from choosing again and the
+            # model ran the unfused "eager" attention, not the one it was trained with
+            config._attn_implementation_autoset = False
         name = MODEL_MAPPING_NAMES.get(str(getattr(config, "model_type", "")))
         model_class = getattr(transformers, name, None) if isinstance(name, str) else None
         if model_class is None:

@@ -127,3 +127,16 @@ def test_the_model_is_built_from_the_class_its_config_names():
     assert isinstance(ConfiguredModelClass(Auto).from_config(config), BertModel) and Auto.calls == 0
     config.model_type = "no-such-model"
     assert ConfiguredModelClass(Auto).from_config(config) == "auto" and Auto.calls == 1
+
+
+def test_a_loaded_model_runs_the_attention_it_was_trained_with(tiny_bert, trained_float):
+    """transformers 4.46 saved that it had chosen the attention itself, and the
+    loaded model then ran the unfused "eager" attention (other numbers, slower)."""
+    from spacy_punct.hf_models import hf_models
+
+    nlp = trf_pipeline(tiny_bert, cpu_precision="float32")
+    nlp.initialize()
+    ((_, built),) = hf_models(nlp)
+    ((_, loaded),) = hf_models(load_pipeline(trained_float))
+    assert loaded.config._attn_implementation == built.config._attn_implementation
+    assert type(loaded.encoder.layer[0].attention.self) is type(built.encoder.layer[0].attention.self)
