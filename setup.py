@@ -35,6 +35,9 @@ setup(
         # the spaCy the suite runs on (3.8.18); spaCy 3.7 failed to import beside typer 0.29
         "spacy>=3.8.2,<3.9",
         "spacy-transformers>=1.3,<1.5",
+        # from 4.47 transformers imports torch.distributed.tensor when it starts (and from
+        # 4.53 torch._dynamo): about 1 s more of every start of a transformer pipeline
+        "transformers>=4.41,<4.47",
         "thinc>=8.3,<8.4",
         # torch.func (2.0) and torch._int_mm on the CPU (2.3)
         "torch>=2.3",
@@ -48,8 +51,8 @@ setup(
     ],
     extras_require={
         # mypy: the public API is type-checked in the suite
-        "test": ["pytest>=7", "tokenizers", "transformers", "mypy>=1.8"],
-        "benchmark": ["matplotlib", "tokenizers", "transformers"],
+        "test": ["pytest>=7", "tokenizers", "mypy>=1.8"],
+        "benchmark": ["matplotlib", "tokenizers"],
         # distributed.py reads some of Ray Data's inner workings: the Ray 2 line only
         "ray": ["ray[data]>=2.9,<3", "pandas", "pyarrow"],
     },
