@@ -46,6 +46,31 @@ def read_docbins(path: Union[str, Path], vocab: Vocab, limit: int = 0) -> Iterat
             yield doc
 
 
+def write_docbin_parts(docs: Iterable[Doc], folder: Union[str, Path], *, tokens_per_file: int = 500_000,
+                       prefix: str = "part") -> List[Path]:
+    """Write docs to numbered .spacy files in `folder`, a new file once one
+    holds `tokens_per_file` tokens, so that no more than one file's docs are
+    in memory whatever the number of docs (a doc longer than that is a file
+    of its own). The files' paths, in order."""
+    if tokens_per_file < 1:
+        raise ValueError(f"tokens_per_file must be positive, not {tokens_per_file}.")
+    folder = Path(folder)
+    paths: List[Path] = []
+    part = DocBin(store_user_data=True)
+    n_tokens = 0
+    for doc in docs:
+        if n_tokens and n_tokens + len(doc) > tokens_per_file:
+            paths.append(folder / f"{prefix}-{len(paths):05d}.spacy")
+            part.to_disk(paths[-1])
+            part, n_tokens = DocBin(store_user_data=True), 0
+        part.add(doc)
+        n_tokens += len(doc)
+    if len(part):
+        paths.append(folder / f"{prefix}-{len(paths):05d}.spacy")
+        part.to_disk(paths[-1])
+    return paths
+
+
 @dataclass
 class WordRecord:
     """One word of a training text: as written, as the model sees it, whether

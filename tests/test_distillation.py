@@ -127,3 +127,34 @@ def test_distill_command(trained, corpus_path, tmp_path):
     assert all(t._.teacher_probs for doc in docs for t in doc if not t.is_punct)
     result = CliRunner().invoke(app, ["distill", str(tmp_path / "teacher"), str(corpus_path), str(corpus_path)])
     assert result.exit_code == 1 and "is the input" in result.output
+
+
+def test_distill_into_a_folder_writes_files_of_bounded_size(trained, corpus_path, tmp_path):
+    trained.to_disk(tmp_path / "teacher")
+    out = tmp_path / "taught"
+    n_tokens = sum(len(doc) for doc in read_docbins(corpus_path, trained.vocab))
+    args = ["distill", str(tmp_path / "teacher"), str(corpus_path), str(out), "--tokens-per-file", "20"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    files = sorted(out.glob("*.spacy"))
+    assert len(files) > 1 and f"{len(files)} file(s) in {out}" in result.output
+    parts = [list(read_docbins(f, trained.vocab)) for f in files]
+    assert all(sum(len(d) for d in part) <= 20 or len(part) == 1 for part in parts)
+    docs = [doc for part in parts for doc in part]
+    assert [doc.text for doc in docs] == TEXTS and sum(len(d) for d in docs) == n_tokens
+    assert all(t._.teacher_probs for doc in docs for t in doc if not t.is_punct)
+    # nothing overwritten: a folder that holds .spacy files is refused, its files kept
+    before = [f.read_bytes() for f in files]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1 and "holds .spacy files already" in result.output
+    assert [f.read_bytes() for f in files] == before
+
+
+def test_distill_refuses_a_folder_inside_the_input_folder(trained, corpus_path, tmp_path):
+    trained.to_disk(tmp_path / "teacher")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "train.spacy").write_bytes(corpus_path.read_bytes())
+    result = CliRunner().invoke(app, ["distill", str(tmp_path / "teacher"), str(corpus), str(corpus / "taught")])
+    assert result.exit_code == 1 and "inside the input folder" in result.output
+    assert not (corpus / "taught").exists()

@@ -41,3 +41,20 @@ def test_the_gold_classes_of_an_example_follow_its_records():
                WordRecord("yes", "yes", False, None)]
     example = make_example(_NLP.vocab, records)
     assert gold_classes(example, LabelSet(["EMPTY", "COMMA", "PERIOD", "QUESTION"])) == [1, 0, 3, -1]
+
+
+def test_docbin_parts_hold_at_most_their_tokens_and_give_back_every_doc(tmp_path):
+    from spacy_punct.word_records import read_docbins, write_docbin_parts
+
+    nlp = spacy.blank("en")
+    lengths = [3, 4, 2, 9, 1, 5]
+    docs = [spacy.tokens.Doc(nlp.vocab, words=[f"w{i}x{j}" for j in range(n)]) for i, n in enumerate(lengths)]
+    docs[2].user_data["mark"] = 2
+    paths = write_docbin_parts(iter(docs), tmp_path, tokens_per_file=7)
+    # 3+4 | 2 | 9 (longer than a file: alone) | 1+5
+    assert [p.name for p in paths] == [f"part-{i:05d}.spacy" for i in range(4)]
+    assert [[len(d) for d in read_docbins(p, nlp.vocab)] for p in paths] == [[3, 4], [2], [9], [1, 5]]
+    back = list(read_docbins(tmp_path, nlp.vocab))
+    assert [d.text for d in back] == [d.text for d in docs]
+    assert back[2].user_data["mark"] == 2
+    assert write_docbin_parts(iter([]), tmp_path / "none", tokens_per_file=7) == []

@@ -143,6 +143,23 @@ def write_failed(path: Optional[Path], error: OSError) -> NoReturn:
     fail(f"cannot write {where}: {error.strerror or error}. The output written before it is kept.")
 
 
+def prepare_output_folder(folder: Path, *inputs: Path) -> None:
+    """Refuse an output folder that holds .spacy files already (nothing is
+    overwritten) or lies inside an input folder (its files would be read as
+    input next time); create it."""
+    if folder.exists() and not folder.is_dir():
+        fail(f"the output {folder} is a file; give a folder, or a name ending in .spacy for one file.")
+    for source in inputs:
+        if source.is_dir() and folder.resolve().is_relative_to(source.resolve()):
+            fail(f"the output {folder} is inside the input folder {source}: choose a folder outside it (nothing was written).")
+    if folder.is_dir() and any(folder.glob("*.spacy")):
+        fail(f"the output folder {folder} holds .spacy files already: choose an empty folder (nothing was written).")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"cannot write {folder}: {e.strerror or e} (nothing was written).")
+
+
 def prepare_output(path: Optional[Path], *inputs: Optional[Path]) -> None:
     """Refuse an output that is one of the inputs or cannot be written;
     create its folder."""
