@@ -19,6 +19,9 @@ from spacy.tokens import Span
 from thinc.api import Model
 
 PieceCounter = Callable[[List[str]], List[int]]
+# the key under which a transformers tokenizer records that it has warned of a
+# sequence over its `model_max_length`
+_TOO_LONG_WARNING = "sequence-length-is-longer-than-the-specified-maximum"
 
 
 def limit_window_pieces(model: Model) -> None:
@@ -32,8 +35,13 @@ def limit_window_pieces(model: Model) -> None:
 def _piece_limited_forward(model: Model, docs: List[Any], is_train: bool) -> Tuple[Any, Callable]:
     # module-level, its state in attrs, so that the pipeline pickles
     inner = model.attrs["piece_limit_inner"]
-    output, backprop = inner(model, docs, is_train)
     tokenizer = getattr(model, "tokenizer")  # spacy-transformers' TransformerModel
+    # windows over the limit are split below, so the tokenizer's warning that
+    # they "will result in indexing errors" does not hold: mark it as given
+    warned = getattr(tokenizer, "deprecation_warnings", None)
+    if isinstance(warned, dict):
+        warned[_TOO_LONG_WARNING] = True
+    output, backprop = inner(model, docs, is_train)
     limit = tokenizer.model_max_length
     if output.wordpieces.input_ids.shape[1] < limit:
         return output, backprop

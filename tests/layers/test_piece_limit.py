@@ -97,3 +97,29 @@ def test_split_windows_do_not_depend_on_the_batch(tiny_bert):
     plain, batched, other = nlp.pipe(["where did you stay", text, "did you agree"])
     numpy.testing.assert_allclose(batched._.punct_probs, alone, atol=1e-5)
     numpy.testing.assert_allclose(plain._.punct_probs, nlp("where did you stay")._.punct_probs, atol=1e-5)
+
+
+def test_a_window_over_the_limit_raises_no_tokenizer_warning(tiny_bert):
+    """The tokenizer warns that a sequence over its limit "will result in
+    indexing errors"; split windows make none, so it must not say so."""
+    import logging
+
+    class Records(logging.Handler):
+        def __init__(self):
+            super().__init__()
+            self.messages = []
+
+        def emit(self, record):
+            self.messages.append(record.getMessage())
+
+    nlp = trf(tiny_bert, "float32")
+    words = "so how was the trip".split() + [LONG, LONG] + "it was long but we saw the coast".split()
+    records = Records()
+    library_logger = logging.getLogger("transformers")  # transformers' own handler does not propagate
+    library_logger.addHandler(records)
+    try:
+        doc = nlp.get_pipe("transformer")(Doc(nlp.vocab, words=words))
+    finally:
+        library_logger.removeHandler(records)
+    assert list(doc._.trf_data.align.lengths) == word_pieces(nlp, words)
+    assert not [m for m in records.messages if "Token indices sequence length" in m]
