@@ -1,6 +1,8 @@
 """Average the weights of trained pipelines of one recipe (a "model soup":
 runs fine-tuned from the same start, such as two stages or two data mixes),
-written as a new pipeline folder beside them.
+written as a new pipeline folder beside them. The first pipeline is a
+trained one (`model-last`); the others may be bundled ones too (their int8
+weights are read as the next training stage reads them).
 
     python scripts/average_pipelines.py OUTPUT PIPELINE PIPELINE [PIPELINE ...]
 """
@@ -53,7 +55,14 @@ def main() -> None:
         raise SystemExit(f"Error: {args.output} exists; give a new folder")
     import spacy_punct  # noqa: F401  (registers the components)
 
-    first, *others = (spacy.load(path) for path in args.pipelines)
+    from spacy_punct.training import warm_start
+
+    first = spacy.load(args.pipelines[0])
+    others = []
+    for path in args.pipelines[1:]:
+        other = spacy.load(args.pipelines[0])
+        warm_start(other, str(path))
+        others.append(other)
     count = average_into(first, others)
     first.to_disk(args.output)
     print(f"Averaged {count} tensors of {len(args.pipelines)} pipelines into {args.output}")

@@ -60,3 +60,15 @@ def test_the_average_of_a_pipeline_with_itself_predicts_as_it(two_runs):
     nlp, copy = spacy.load(two_runs[0]), spacy.load(two_runs[0])
     average_pipelines.average_into(copy, [spacy.load(two_runs[0])])
     assert [d.text for d in copy.pipe(TEXTS)] == [d.text for d in nlp.pipe(TEXTS)]
+
+
+def test_the_command_writes_a_new_folder_and_never_overwrites(two_runs, tmp_path):
+    import subprocess
+
+    script = str(ROOT / "scripts" / "average_pipelines.py")
+    out = tmp_path / "soup"
+    done = subprocess.run([sys.executable, script, str(out), *map(str, two_runs)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "Averaged" in done.stdout and spacy.load(out).pipe_names == ["transformer", "punctuator"]
+    again = subprocess.run([sys.executable, script, str(out), *map(str, two_runs)], capture_output=True, text=True)
+    assert again.returncode == 1 and again.stderr.strip() == f"Error: {out} exists; give a new folder"
