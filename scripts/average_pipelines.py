@@ -64,6 +64,7 @@ def main() -> None:
         warm_start(other, str(path))
         others.append(other)
     count = average_into(first, others)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
     first.to_disk(args.output)
     print(f"Averaged {count} tensors of {len(args.pipelines)} pipelines into {args.output}")
 

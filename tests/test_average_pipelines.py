@@ -66,7 +66,7 @@ def test_the_command_writes_a_new_folder_and_never_overwrites(two_runs, tmp_path
     import subprocess
 
     script = str(ROOT / "scripts" / "average_pipelines.py")
-    out = tmp_path / "soup"
+    out = tmp_path / "soup" / "model-last"
     done = subprocess.run([sys.executable, script, str(out), *map(str, two_runs)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "Averaged" in done.stdout and spacy.load(out).pipe_names == ["transformer", "punctuator"]
