@@ -24,6 +24,8 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper, noop, torch2xp, with_padded, xp2torch
 from thinc.types import Floats2d, Floats3d, Padded
 
+from .torch_updates import update_in_place
+
 
 @registry.architectures("spacy_punct.BiLSTMEncoder.v1")
 def build_bilstm_encoder(width: int, depth: int, dropout: float) -> Model[List[Floats2d], List[Floats2d]]:
@@ -37,6 +39,7 @@ def build_bilstm_encoder(width: int, depth: int, dropout: float) -> Model[List[F
     wrapper = PyTorchWrapper(lstm, convert_inputs=_padded_to_torch, convert_outputs=_torch_to_padded)
     wrapper.set_dim("nI", width)
     wrapper.set_dim("nO", width)
+    update_in_place(wrapper)
     return with_padded(wrapper)
 
 

@@ -24,6 +24,8 @@ import torch
 from spacy_transformers.layers.hf_shim import HFShim
 from thinc.api import Model
 
+from .torch_updates import InPlaceUpdates
+
 WEIGHTS_STORAGES = ("float32", "int8")
 INT8_SUFFIX = ".__int8__"
 SCALE_SUFFIX = ".__scale__"
@@ -68,8 +70,9 @@ class ConfiguredModelClass:
         return model_class._from_config(config)
 
 
-class StoredHFShim(HFShim):
-    """spacy-transformers' `HFShim`, its weights saved in `weights_storage`."""
+class StoredHFShim(InPlaceUpdates, HFShim):
+    """spacy-transformers' `HFShim`, its weights saved in `weights_storage`
+    and updated in place (`torch_updates`)."""
 
     weights_storage = "float32"
 
