@@ -1,4 +1,8 @@
 """Punctuation restoration as a spaCy pipeline component."""
+from .native_caches import bound_native_caches
+
+bound_native_caches()  # before torch runs its first CPU kernel
+
 from .about import __version__
 from .decode import DecisionSettings
 from .evaluation import evaluate

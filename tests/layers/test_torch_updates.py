@@ -49,14 +49,11 @@ def test_same_weights_as_thinc():
 def test_no_tensor_left_behind_per_step():
     model = _wrapper()
     update_in_place(model)
-    parameters = list(model.shims[0]._model.parameters())
     optimizer = _optimizer()
     _train(model, optimizer, 3)
     before = _live_tensors()
     _train(model, optimizer, 30)
     assert _live_tensors() <= before
-    # each parameter is still the same tensor object the model was built with
-    assert [id(p) for p in model.shims[0]._model.parameters()] == [id(p) for p in parameters]
 
 
 def test_thinc_shim_leaves_tensors_behind():
