@@ -4,6 +4,7 @@ folder), finding its punctuator, and its class probabilities per token.
 Every function raises an exception on bad input (never exits), so a library
 user, a worker process and the command line share them.
 """
+import os
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, Optional, Tuple, Union
 
@@ -13,7 +14,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from thinc.api import use_ops
 
-from .bundled import resolve_model
+from .bundled import bundled_names, resolve_model
 from .collector import freeze_loaded_objects
 from .decode import DecisionSettings
 from .extensions import register_extensions
@@ -54,6 +55,7 @@ def load_pipeline(
     `spacy_punct.threads`): one by default, which stays fast when other
     processes share the cores; None leaves torch's setting as it is."""
     set_threads(threads)
+    _check_findable(model)
     try:
         # dense layers through numpy's BLAS: several times faster on CPUs than
         # thinc's default (blis) for the same products
@@ -67,6 +69,25 @@ def load_pipeline(
     except PipelineError as e:
         raise PipelineError(f"Pipeline {str(model)!r}: {e}") from None
     return nlp
+
+
+def _check_findable(model: Union[str, Path]) -> None:
+    """A one-line error for a name or path that names no pipeline (spaCy's own
+    messages for these run over several lines, some about shortcuts)."""
+    path = resolve_model(model)
+    if Path(path).is_dir():
+        if not (Path(path) / "config.cfg").is_file():
+            raise PipelineError(f"Cannot load pipeline {str(model)!r}: the folder has no config.cfg.")
+    elif Path(path).exists():
+        raise PipelineError(f"Cannot load pipeline {str(model)!r}: a file, not a pipeline folder.")
+    elif isinstance(path, Path) or "/" in str(path) or os.sep in str(path):
+        raise PipelineError(f"Cannot load pipeline {str(model)!r}: no such folder.")
+    elif not spacy.util.is_package(str(path)):
+        raise PipelineError(
+            f"Cannot load pipeline {str(model)!r}: no bundled pipeline ({', '.join(bundled_names())}), "
+            "installed package or folder of that name."
+        )
+
 
 def load_for_long_run(model: Union[str, Path], *, threads: Optional[int] = DEFAULT_THREADS) -> Language:
     """`load_pipeline` for a process that then punctuates for long (a command,

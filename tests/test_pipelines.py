@@ -21,6 +21,23 @@ def test_load_pipeline_raises_clear_errors(trained, tmp_path):
     assert nlp.get_pipe("punctuator").settings.keep_existing
 
 
+@pytest.mark.parametrize(
+    "name,message",
+    [
+        ("xx", "no bundled pipeline .*en_punct_sm.*installed package or folder of that name"),
+        ("./nowhere/model", "no such folder"),
+        (".", "the folder has no config.cfg"),
+        ("pyproject.toml", "a file, not a pipeline folder"),
+    ],
+)
+def test_load_pipeline_names_what_is_missing_in_one_line(name, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("")
+    with pytest.raises(PipelineError, match=message) as info:
+        load_pipeline(name)
+    assert "\n" not in str(info.value)
+
+
 def test_predict_probs_leaves_the_pipeline_alone(trained):
     pipe = trained.get_pipe("punctuator")
     docs = [trained.make_doc(text) for text in BARE[:2]]
