@@ -121,14 +121,19 @@ def punctuate_pieces(
     tokens = _tokens(nlp, text)
     window: List[Tuple[str, str]] = []  # (text, whitespace) of the tokens read
     start = 0  # index in `window` of the next piece's first token
+    scanned = 0  # the ends before this index in `window` were ruled out
     for token in tokens:
         window.append(token)
         if len(window) - start >= piece_tokens + context_tokens:
-            end = _piece_end(window, start + piece_tokens)
-            if end is not None:
+            # Resume where the last search stopped: a long run of tokens with
+            # no place to end a piece is scanned once, not once per token.
+            end = _piece_end(window, max(scanned, start + piece_tokens))
+            if end is None:
+                scanned = len(window)
+            else:
                 yield _piece(nlp, window, start, end, context_tokens, False, cfg)
                 drop = max(0, end - context_tokens)
-                window, start = window[drop:], end - drop
+                window, start, scanned = window[drop:], end - drop, 0
     if start < len(window):
         yield _piece(nlp, window, start, len(window), context_tokens, True, cfg)
 
