@@ -26,13 +26,13 @@ def train(
     as with spacy train (e.g. --paths.train corpus/train.spacy)."""
     from spacy.cli._util import parse_config_overrides
 
-    from ..training.loop import check_corpora, train_for
+    from ..training.loop import check_config, train_for
     from ..training.warm_start import WarmStartError
 
     set_threads_or_fail(threads)
     overrides = parse_config_overrides(ctx.args)
     try:
-        check_corpora(config, overrides)
+        check_config(config, overrides)
     except ValueError as e:
         fail(f"{e} Nothing was written.")
     start = time.perf_counter()

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Optional, Tuple
 
 import spacy
+from confection import ConfigValidationError
 from spacy.cli.train import train as spacy_train
 from spacy.language import Language
 from spacy.schemas import ConfigSchemaTraining
@@ -54,13 +55,13 @@ LOG_NAME = "log.jsonl"
 def _logs_to_file(training: Dict[str, Any]) -> bool:
     """Whether the config's logger is spaCy's console logger that can also
     write a JSONL file."""
-    return training["logger"].get("@loggers") == "spacy.ConsoleLogger.v3"
+    return training.get("logger", {}).get("@loggers") == "spacy.ConsoleLogger.v3"
 
 
 def _schedule_without_minutes(training: Dict[str, Any]) -> bool:
     """Whether the learning rate follows `spacy_punct.warmup_linear_within.v1`
     with no minutes of its own."""
-    learn_rate = training["optimizer"].get("learn_rate")
+    learn_rate = training.get("optimizer", {}).get("learn_rate")
     return (
         isinstance(learn_rate, dict)
         and learn_rate.get("@schedules") == "spacy_punct.warmup_linear_within.v1"
@@ -68,12 +69,30 @@ def _schedule_without_minutes(training: Dict[str, Any]) -> bool:
     )
 
 
-def check_corpora(config_path: Path, overrides: Optional[Dict[str, Any]] = None) -> None:
-    """Raise `ValueError`, naming the setting, where a corpus that the
-    config reads from a path has none or a missing one (before training
-    creates its output folder)."""
-    raw = load_config(config_path, overrides=dict(overrides or {}), interpolate=False)
-    config = raw.interpolate()
+# confection's advice before every reason a config cannot be read
+_CONFIG_HINT = "Make sure the sections and values are formatted correctly."
+# what `spacy train` reads from the config before it fills in its defaults
+_REQUIRED_SECTIONS = ("nlp", "components", "corpora", "training")
+
+
+def check_config(config_path: Path, overrides: Optional[Dict[str, Any]] = None) -> None:
+    """Raise `ValueError` with a one-line reason where `spacy train` would
+    stop on the config before training (and after creating its output
+    folder): it cannot be read, lacks a section spaCy reads as written, or a
+    corpus it reads from a path has none or a missing one (naming the
+    setting)."""
+    try:
+        raw = load_config(config_path, overrides=dict(overrides or {}), interpolate=False)
+        config = raw.interpolate()
+    except ConfigValidationError as e:
+        reason = " ".join((e.desc or e.title or "").replace(_CONFIG_HINT, "").split())
+        raise ValueError(f"{config_path} is not a valid config: {reason}") from None
+    missing = [f"[{name}]" for name in _REQUIRED_SECTIONS if name not in raw]
+    if "training" in raw and "gpu_allocator" not in raw["training"]:
+        missing.append("gpu_allocator in [training]")
+    if missing:
+        raise ValueError(f"{config_path} lacks {', '.join(missing)}: complete it with "
+                         f"`python -m spacy init fill-config {config_path} <completed.cfg>`.")
     for name, corpus in config.get("corpora", {}).items():
         if not isinstance(corpus, dict) or "path" not in corpus:
             continue
@@ -112,7 +131,8 @@ def train_for(
     rate: when the time limit ends training, model-last is evaluated too and
     becomes model-best if it scores higher."""
     overrides = dict(overrides or {})
-    training = load_config(config_path, overrides=overrides, interpolate=False)["training"]
+    # spaCy fills a section the config leaves out with its defaults
+    training = load_config(config_path, overrides=overrides, interpolate=False).get("training", {})
     if _logs_to_file(training):
         log_path = Path(output_path) / LOG_NAME
         log_path.unlink(missing_ok=True)

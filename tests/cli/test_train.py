@@ -46,6 +46,24 @@ def test_train_names_a_missing_corpus_and_writes_nothing(tmp_path):
     assert not out.exists()
 
 
+def test_train_names_what_is_wrong_with_a_config_in_one_line(tmp_path):
+    """A config without [training] ended in a KeyError traceback, one that
+    could not be parsed in seven lines of confection's message."""
+    cases = {
+        "unparsed.cfg": ("[nlp\nlang = \"en\"\n", "is not a valid config: File contains no section headers"),
+        "unknown.cfg": ("[paths]\ntrain = ${paths.nope}\n", "is not a valid config: Bad value substitution"),
+        "partial.cfg": ("[nlp]\nlang = \"en\"\n[components]\n[training]\n", "lacks [corpora], gpu_allocator in [training]"),
+    }
+    for name, (text, reason) in cases.items():
+        (tmp_path / name).write_text(text)
+        out = tmp_path / f"out-{name}"
+        result = runner.invoke(app, ["train", str(tmp_path / name), "--output", str(out)])
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        (line,) = [line for line in result.output.splitlines() if line.strip()]
+        assert line.startswith(f"Error: {tmp_path / name} ") and reason in line, line
+        assert not out.exists()
+
+
 def test_train_reports_a_warm_start_that_cannot_be_made_in_one_line(corpus_path, tmp_path):
     import spacy
 
