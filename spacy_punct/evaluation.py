@@ -21,6 +21,7 @@ from .pipelines import find_punctuator, settings_cfg
 from .rewrite import rewrite_doc
 from .training.augment import create_asr_noise_augmenter, create_case_noise_augmenter, create_chained_augmenters
 from .training.corpus import PunctCorpus
+from .training.spoken_numbers import create_spoken_numbers_augmenter
 from .word_records import gold_doc, read_docbins, word_records
 
 register_extensions()
@@ -89,6 +90,7 @@ def evaluate(
     max_length: int = 0,
     asr_noise: float = 0.0,
     asr_noise_words: bool = False,
+    spoken_numbers: bool = False,
     gold_marks: bool = False,
     input_marks: bool = False,
     seed: int = 0,
@@ -104,6 +106,9 @@ def evaluate(
         seeded by `seed`), to simulate recognition errors.
     asr_noise_words: the errors put other words of the text where the
         `[UNK]` placeholder goes otherwise.
+    spoken_numbers: write the numbers as an English recogniser does
+        (`spacy_punct.spoken_numbers_en.v1`: `1995` as `nineteen ninety
+        five`), before any simulated error.
     gold_marks: the punctuator's decisions are the test set's marks: the
         components before it (a truecaser) are scored as with a perfect
         punctuator, whose sentence ends decide the sentence-initial capitals.
@@ -118,7 +123,9 @@ def evaluate(
         raise ValueError("asr_noise_words says which words the simulated errors put in: give asr_noise too.")
     if input_case not in INPUT_CASES:
         raise ValueError(f"input_case must be one of {', '.join(INPUT_CASES)}, not {input_case!r}.")
-    augmenters = []
+    if spoken_numbers and nlp.lang != "en":
+        raise ValueError(f"spoken_numbers writes English numbers; the pipeline's language is {nlp.lang!r}.")
+    augmenters = [create_spoken_numbers_augmenter(share=1.0)] if spoken_numbers else []
     if asr_noise:
         augmenters.append(create_asr_noise_augmenter(level=asr_noise, unknown_share=0.0 if asr_noise_words else 1.0))
     if input_case in ("upper", "title"):
@@ -128,7 +135,7 @@ def evaluate(
     augmenter = create_chained_augmenters(*augmenters) if augmenters else None
     if input_marks:
         if augmenter is not None or max_length or gold_marks:
-            raise ValueError("input_marks reads whole documents as written: give no asr_noise, max_length, "
+            raise ValueError("input_marks reads whole documents as written: give no asr_noise, spoken_numbers, max_length, "
                              "gold_marks, or upper or title input case.")
         examples = punctuated_examples(nlp, data, lowercase=input_case == "lower")
     else:

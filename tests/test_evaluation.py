@@ -24,6 +24,22 @@ def test_evaluate(trained, corpus_path):
         evaluate(trained, corpus_path, input_case="shouting")
 
 
+def test_evaluate_with_spoken_numbers(trained, tmp_path, monkeypatch):
+    from spacy.tokens import DocBin
+
+    path = tmp_path / "numbers.spacy"
+    DocBin(docs=[trained.make_doc("In 1995, we were 3rd. It cost $5.")]).to_disk(path)
+    seen = []
+    punctuator = trained.get_pipe("punctuator")
+    predict = punctuator.predict
+    monkeypatch.setattr(punctuator, "predict", lambda docs: seen.extend(doc.text for doc in docs) or predict(docs))
+    assert evaluate(trained, path, spoken_numbers=True)["words"] == 11
+    assert seen == ["in nineteen ninety five we were third it cost five dollars"]
+    trained.lang = "hu"
+    with pytest.raises(ValueError, match="English numbers"):
+        evaluate(trained, path, spoken_numbers=True)
+
+
 def test_evaluate_reads_the_input_in_the_case_asked(trained, corpus_path, monkeypatch):
     seen = []
     punctuator = trained.get_pipe("punctuator")

@@ -37,6 +37,9 @@ def evaluate(
     asr_noise_words: bool = typer.Option(
         False, help="The simulated errors put other words of the text in place of the [UNK] placeholder."
     ),
+    spoken_numbers: bool = typer.Option(
+        False, help="English: write the numbers as a recogniser does (1995 as nineteen ninety five, 25% as twenty five percent)."
+    ),
     gold_marks: bool = typer.Option(
         False, help="Write the test set's marks where the punctuator's decisions go: the truecaser scored with perfect sentence ends."
     ),
@@ -61,6 +64,7 @@ def evaluate(
         output_dir.mkdir(parents=True, exist_ok=True)
         (output_dir / RUN_FILE).write_text(json.dumps(run_record(nlp, model), indent=2) + "\n", encoding="utf8")
     suffix = (f".asr-noise-{asr_noise:g}" if asr_noise else "") + ("-words" if asr_noise and asr_noise_words else "")
+    suffix = (".spoken-numbers" if spoken_numbers else "") + suffix
     suffix += (f".{input_case}" if input_case != "lower" else "") + (".gold-marks" if gold_marks else "")
     suffix += ".input-marks" if input_marks else ""
     for test_set in test_sets:
@@ -68,7 +72,7 @@ def evaluate(
         try:
             result = evaluate_pipeline(
                 nlp, test_set, input_case=input_case, max_length=max_length, asr_noise=asr_noise,
-                asr_noise_words=asr_noise_words, gold_marks=gold_marks, input_marks=input_marks, seed=seed,
+                asr_noise_words=asr_noise_words, spoken_numbers=spoken_numbers, gold_marks=gold_marks, input_marks=input_marks, seed=seed,
                 progress=bar.update,
             )
         except ValueError as e:

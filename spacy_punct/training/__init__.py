@@ -5,6 +5,7 @@ from .freeze import create_freeze_embeddings, create_freeze_layers, freeze_input
 from ..word_records import WordRecord, make_example, read_docbins, strip_docs, word_records
 from .corpus import PunctCorpus
 from .loop import TrainingEnd, create_time_limit, train_for
+from .spoken_numbers import create_spoken_numbers_augmenter
 from .warm_start import create_warm_start, warm_start
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "create_chained_augmenters",
     "create_freeze_embeddings",
     "create_freeze_layers",
+    "create_spoken_numbers_augmenter",
     "create_time_limit",
     "create_warm_start",
     "freeze_input_embeddings",

@@ -56,6 +56,9 @@ def test_evaluate_with_asr_noise(trained, corpus_path, tmp_path):
     upper = runner.invoke(app, args + ["--input-case", "upper"])
     assert upper.exit_code == 0 and "with asr-noise-0.6.upper" in upper.output, upper.output
     assert (tmp_path / "metrics" / "tiny.asr-noise-0.6.upper.json").exists()
+    spoken = runner.invoke(app, args + ["--spoken-numbers"])
+    assert spoken.exit_code == 0 and "with spoken-numbers.asr-noise-0.6" in spoken.output, spoken.output
+    assert (tmp_path / "metrics" / "tiny.spoken-numbers.asr-noise-0.6.json").exists()
     words = runner.invoke(app, args + ["--asr-noise-words"])
     assert words.exit_code == 0 and "with asr-noise-0.6-words" in words.output, words.output
     with_words = json.loads((tmp_path / "metrics" / "tiny.asr-noise-0.6-words.json").read_text())
