@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Optional, Tuple
 
 import spacy
-from confection import ConfigValidationError
+from thinc.api import ConfigValidationError
 from spacy.cli.train import train as spacy_train
 from spacy.language import Language
 from spacy.schemas import ConfigSchemaTraining
