@@ -107,18 +107,12 @@ def create_sentence_shuffle_augmenter(share: float = 0.5) -> Augment:
     last (a sentence the chunk cut) stay last; every sentence keeps its words,
     marks and case.
     """
-    if not 0.0 <= share <= 1.0:
-        raise ValueError(f"share must be in [0, 1], not {share}.")
 
-    def augment(records: List[WordRecord]) -> Iterator[List[WordRecord]]:
-        if share == 0.0 or random.random() >= share:
-            yield records
-            return
+    def shuffle(records: List[WordRecord]) -> List[WordRecord]:
         sentences = [records[start:end] for start, end in sentence_spans([record.mark for record in records])]
         tail = sentences.pop() if sentences and not _closed(sentences[-1]) else []
         if len(sentences) < 3:  # the head and at least two whole sentences
-            yield records
-            return
+            return records
         head, whole = sentences[0], sentences[1:]
         random.shuffle(whole)
         # a sentence moved to the end of the example ends without a space after it
@@ -126,7 +120,19 @@ def create_sentence_shuffle_augmenter(share: float = 0.5) -> Augment:
         for i, record in enumerate(ordered[:-1]):
             if not record.space and record.mark and ends_sentence(record.mark):
                 ordered[i] = replace(record, space=True)
-        yield ordered
+        return ordered
+
+    return per_example(share, shuffle)
+
+
+def per_example(share: float, change: Callable[[List[WordRecord]], List[WordRecord]]) -> RecordsAugmenter:
+    """An augmenter that changes a `share` of the examples with `change`
+    (one draw per example) and leaves the others as they are."""
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"share must be in [0, 1], not {share}.")
+
+    def augment(records: List[WordRecord]) -> Iterator[List[WordRecord]]:
+        yield records if share == 0.0 or random.random() >= share else change(records)
 
     return RecordsAugmenter(augment)
 

@@ -2,17 +2,16 @@
 ninety five`, `25%` as `twenty five percent`. Written text has digits where
 recognisers write words, so a model trained on written text alone reads
 `in nineteen ninety five` as words it has rarely seen together."""
-import random
 import re
 from dataclasses import replace
-from typing import Iterator, List, Optional
+from typing import List, Optional
 
 from spacy.util import registry
 
 from ..casing import capitalise
 from ..labels import ends_sentence
 from ..word_records import WordRecord
-from .augment import Augment, RecordsAugmenter
+from .augment import Augment, per_example
 
 _ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
          "sixteen seventeen eighteen nineteen").split()
@@ -56,22 +55,13 @@ def year(n: int) -> List[str]:
 def spoken(text: str) -> Optional[List[str]]:
     """The words a recogniser writes for a written number (`1,200`, `3.5`,
     `1995`, `3rd`, `1990s`), or None where `text` is none of these."""
-    ordinal = _ORDINAL_NUMBER.match(text)
-    if ordinal:
-        words = _whole(ordinal.group(1))
-        if words is None:
-            return None
-        last = words[-1]
-        words[-1] = _ORDINAL.get(last) or (last[:-1] + "ieth" if last.endswith("y") else last + "th")
-        return words
-    decades = _DECADES.match(text)
-    if decades:
-        words = _whole(decades.group(1))
-        if words is None:
-            return None
-        last = words[-1]
-        words[-1] = last[:-1] + "ies" if last.endswith("y") else last + "s"
-        return words
+    for pattern, said in ((_ORDINAL_NUMBER, _ordinal), (_DECADES, _plural)):
+        match = pattern.match(text)
+        if match:
+            words = _whole(match.group(1))
+            if words is not None:
+                words[-1] = said(words[-1])
+            return words
     if not _NUMBER.match(text):
         return None
     whole, _, fraction = text.partition(".")
@@ -79,6 +69,14 @@ def spoken(text: str) -> Optional[List[str]]:
     if words is None:
         return None
     return words + (["point"] + [_ONES[int(digit)] for digit in fraction] if fraction else [])
+
+
+def _ordinal(word: str) -> str:
+    return _ORDINAL.get(word) or (word[:-1] + "ieth" if word.endswith("y") else word + "th")
+
+
+def _plural(word: str) -> str:
+    return word[:-1] + "ies" if word.endswith("y") else word + "s"
 
 
 def _whole(digits: str, year_like: bool = True) -> Optional[List[str]]:
@@ -103,13 +101,8 @@ def create_spoken_numbers_augmenter(share: float = 0.5) -> Augment:
     the number's mark, space and attributes (timings, a teacher's
     probabilities) go to its last word.
     """
-    if not 0.0 <= share <= 1.0:
-        raise ValueError(f"share must be in [0, 1], not {share}.")
 
-    def augment(records: List[WordRecord]) -> Iterator[List[WordRecord]]:
-        if share == 0.0 or random.random() >= share:
-            yield records
-            return
+    def say_numbers(records: List[WordRecord]) -> List[WordRecord]:
         out: List[WordRecord] = []
         i = 0
         while i < len(records):
@@ -133,9 +126,9 @@ def create_spoken_numbers_augmenter(share: float = 0.5) -> Augment:
             starts = not out or bool(out[-1].mark and ends_sentence(out[-1].mark))
             out.extend(_records(words, last, starts))
             i += used
-        yield out
+        return out
 
-    return RecordsAugmenter(augment)
+    return per_example(share, say_numbers)
 
 
 def _records(words: List[str], last: WordRecord, starts_sentence: bool) -> List[WordRecord]:
