@@ -194,7 +194,7 @@ LANGUAGES: Dict[str, LanguageEntry] = {
         ),
         sources=(
             Source("Bangla news corpus of Alam et al. 2020 (dev, less its last tenth)",
-                   "https://github.com/xashru/punctuation-restoration", "CC BY-NC-SA 4.0"),
+                   "https://github.com/banglanlp/bnlp-resources", "CC BY 4.0 (the articles), MIT (the splits)"),
             Source("The Bangla side of small parallel corpora (AmaderCAT, ILMPC, PTB, SIPC, SUPara, Tatoeba; "
                    "passages sharing over 5% of their 8-grams with test_news dropped)",
                    "https://github.com/banglanlp/bnlp-resources", "CC BY-NC-SA"),
