@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from spacy_punct.languages import LanguageEntry, language_entry
 from spacy_punct.score_tables import scores_by_test_set
@@ -125,21 +125,34 @@ def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]
 SPACY_VERSIONS = ">=3.8.2,<3.9.0"
 
 
-_NOISE = re.compile(r"^(?P<base>.+)\.asr-noise-(?P<level>[0-9.]+)$")
+# a test set's name with a suffix of spacy-punct evaluate: the options that write it
+_VARIANTS = (
+    (re.compile(r"\.asr-noise-(?P<level>[0-9.]+)$"), lambda match: ["--asr-noise", match["level"]]),
+    (re.compile(r"\.spoken-numbers$"), lambda match: ["--spoken-numbers"]),
+)
+
+
+def _base_and_options(name: str) -> Tuple[str, List[str]]:
+    for pattern, options in _VARIANTS:
+        match = pattern.search(name)
+        if match:
+            return name[: match.start()], options(match)
+    return name, []
 
 
 def evaluate_commands(pipeline: str, metrics: Path, threads: int, corpus: Path = Path("corpus")) -> List[List[str]]:
     """The `spacy-punct evaluate` command of each test set of the pipeline's
     language whose file was converted (a `.asr-noise-X` name: the base set
-    with that share of the words altered)."""
+    with that share of the words altered; `.spoken-numbers`: with its numbers
+    written as words)."""
     lang = pipeline.split("_", 1)[0]
     commands = []
     for test_set in language_entry(lang).test_sets:
-        noise = _NOISE.match(test_set.name)
-        path = corpus / lang / "eval" / f"{noise['base'] if noise else test_set.name}.spacy"
+        base, options = _base_and_options(test_set.name)
+        path = corpus / lang / "eval" / f"{base}.spacy"
         if path.exists():
             commands.append(["spacy-punct", "evaluate", pipeline, str(path), "--output-dir", str(metrics),
-                             "--threads", str(threads)] + (["--asr-noise", noise["level"]] if noise else []))
+                             "--threads", str(threads)] + options)
     return commands
 
 

@@ -70,7 +70,8 @@ TESTS_AND_DEV = ("eval/*.spacy", "dev.spacy")
 class EvalSet:
     """A test set: `name` is its file in corpus/<lang>/eval/ (without .spacy)
     or that file's name with a suffix of `spacy-punct evaluate`
-    (`.asr-noise-0.1`: 10% of the words altered)."""
+    (`.asr-noise-0.1`: 10% of the words altered; `.spoken-numbers`: its
+    numbers written as words)."""
 
     name: str
     about: str
@@ -114,6 +115,7 @@ LANGUAGES: Dict[str, LanguageEntry] = {
             EvalSet("test2011", "IWSLT test2011 (TED, reference transcripts)", "IWSLT test2011"),
             EvalSet("test2011.asr-noise-0.1", "IWSLT test2011, 10% of the words altered (simulated recognition errors)"),
             EvalSet("gum_dev", "UD English GUM dev (16 genres, spoken and written)"),
+            EvalSet("gum_dev.spoken-numbers", "UD English GUM dev, its numbers written as words, as recognisers do"),
             EvalSet("short_utterances", "50 short utterances and tag questions written for the project"),
         ),
         sources=(

@@ -186,7 +186,8 @@ def test_a_line_broken_off_by_a_dash_ends_with_it(command):
 
 def test_a_bundled_pipeline_is_scored_on_the_test_sets_its_language_lists(tmp_path):
     """bundle_model.py score: one evaluate command a converted test set of the
-    registry, a noisy variant on its base set with the noise level."""
+    registry, a noisy variant on its base set with the noise level, a spoken
+    one with its numbers written as words."""
     import importlib.util
     from pathlib import Path
 
@@ -199,5 +200,6 @@ def test_a_bundled_pipeline_is_scored_on_the_test_sets_its_language_lists(tmp_pa
         (tmp_path / "en" / "eval" / f"{name}.spacy").touch()
     commands = bundle_model.evaluate_commands("en_punct_sm", Path("m"), 1, corpus=tmp_path)
     sets = [(Path(command[3]).name, command[8:]) for command in commands]
-    assert sets == [("test2011.spacy", []), ("test2011.spacy", ["--asr-noise", "0.1"]), ("gum_dev.spacy", [])]
+    assert sets == [("test2011.spacy", []), ("test2011.spacy", ["--asr-noise", "0.1"]), ("gum_dev.spacy", []),
+                    ("gum_dev.spacy", ["--spoken-numbers"])]
     assert bundle_model.evaluate_commands("xx_punct_trf", Path("m"), 1, corpus=tmp_path) == []
