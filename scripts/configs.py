@@ -142,8 +142,9 @@ RECIPES: Dict[str, Recipe] = {
         "stage's steps or time limit; a quarter of the chunks are cut into texts\n"
         "of one to three sentences (single utterances), and every sentence that\n"
         "ends in a tag question (`, isn't it?`) is shown three more times as a text\n"
-        "of its own (from stage 2 on); the encoder's weights are saved in int8, as\n"
-        "the bundle stores them.",
+        "of its own (from stage 2 on), and the numbers of half of the texts are\n"
+        "written as words, as recognisers write them (from stage 5 on); the\n"
+        "encoder's weights are saved in int8, as the bundle stores them.",
         {
             **SMALL_TRF,
             "components.transformer.model.weights_storage": "int8",
@@ -151,6 +152,7 @@ RECIPES: Dict[str, Recipe] = {
             "corpora.train.augmenter": {
                 "@augmenters": "spacy_punct.chained_augmenters.v1",
                 "*": {
+                    "spoken": {"@augmenters": "spacy_punct.spoken_numbers_en.v1", "share": 0.5},
                     "tags": {"@augmenters": "spacy_punct.tag_questions.v1", "repeat": 3, "with_next": 0.5},
                     "noise": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1},
                 },
