@@ -3,10 +3,11 @@ import os
 import sys
 import warnings
 from pathlib import Path
-from typing import Dict, List, NoReturn, Optional
+from typing import Any, Dict, List, NoReturn, Optional, TextIO
 
 import typer
 from spacy.language import Language
+from tqdm import tqdm
 
 from .. import textio
 from ..decode import DecisionSettings, check_settings
@@ -128,6 +129,34 @@ def show_progress(progress: Optional[bool], output: Optional[Path]) -> bool:
     if progress is not None:
         return progress
     return sys.stderr.isatty() and not (output is None and sys.stdout.isatty())
+
+
+LOG_PROGRESS_SECONDS = 60.0
+
+
+class _LogLines:
+    """A stream for tqdm that is not a terminal (a log file): each refresh on
+    a line of its own, instead of carriage returns that pile up on one line."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> None:
+        line = text.replace("\r", "").strip()
+        if line:
+            self.stream.write(line + "\n")
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def progress_bar(show: bool, **options: Any) -> tqdm:
+    """A progress bar on stderr (tqdm `options`): live at a terminal,
+    otherwise a line every minute, so a long job sent to a log shows its
+    pace; nothing where `show` is false."""
+    if not show or sys.stderr.isatty():
+        return tqdm(file=sys.stderr, disable=not show, **options)
+    return tqdm(file=_LogLines(sys.stderr), mininterval=LOG_PROGRESS_SECONDS, ascii=True, **options)
 
 
 def set_threads_or_fail(threads: int) -> None:

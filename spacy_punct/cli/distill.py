@@ -1,16 +1,14 @@
 """`spacy-punct distill`: write a teacher pipeline's class probabilities on training docs."""
-import sys
 from pathlib import Path
 from typing import Iterator, List
 
 import typer
 from spacy.tokens import Doc, DocBin
-from tqdm import tqdm
 
 from ..threads import DEFAULT_THREADS
 from ..word_records import read_docbins, write_docbin_parts
 from ._util import (THREADS_HELP, app, apply_transformer_settings, fail, load_or_fail, prepare_output,
-                    prepare_output_folder, set_threads_or_fail)
+                    prepare_output_folder, progress_bar, set_threads_or_fail)
 
 
 @app.command(short_help="Write a teacher pipeline's class probabilities on training docs.")
@@ -41,7 +39,7 @@ def distill(
     teachers = [load_or_fail(name) for name in [teacher, *ensemble]]
     for nlp in teachers:
         apply_transformer_settings(nlp, window, stride, "")
-    bar = tqdm(unit=" docs", file=sys.stderr, disable=not sys.stderr.isatty())
+    bar = progress_bar(True, unit=" docs")
     n_docs = n_words = 0
 
     def counted(docs: Iterator[Doc]) -> Iterator[Doc]:

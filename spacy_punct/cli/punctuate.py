@@ -4,7 +4,6 @@ from pathlib import Path
 from typing import List, Optional, TextIO
 
 import typer
-from tqdm import tqdm
 
 from .. import textio
 from ..pipelines import PipelineError, load_pipeline
@@ -25,6 +24,7 @@ from ._util import (
     load_or_fail,
     open_input,
     prepare_output,
+    progress_bar,
     set_threads_or_fail,
     show_progress,
     write_failed,
@@ -99,7 +99,7 @@ def punctuate(
     except textio.InputError as e:
         fail(str(e))
     target: TextIO = output.open("w", encoding="utf8", newline="\n") if output else sys.stdout
-    bar = tqdm(unit=" words", file=sys.stderr, disable=not show_progress(progress, output), smoothing=0.1)
+    bar = progress_bar(show_progress(progress, output), unit=" words", smoothing=0.1)
     try:
         results = punctuated_output(nlp, reader, writer, whole=whole, records=input_format == "jsonl",
                                     batch_size=batch_size, settings=settings)

@@ -130,6 +130,23 @@ def test_progress_never_shares_the_outputs_terminal(monkeypatch, tmp_path):
     assert not show_progress(None, tmp_path / "out.txt")
 
 
+def test_progress_in_a_log_comes_as_whole_lines(monkeypatch, capsys):
+    from spacy_punct.cli import _util
+
+    monkeypatch.setattr(_util, "LOG_PROGRESS_SECONDS", 0.0)
+    bar = _util.progress_bar(True, unit=" docs", miniters=1)
+    for _ in range(3):
+        bar.update(1)
+    bar.close()
+    lines = capsys.readouterr().err.splitlines()
+    assert lines and "\r" not in "".join(lines)
+    assert lines[-1].startswith("3 docs")
+    quiet = _util.progress_bar(False, unit=" docs")
+    quiet.update(5)
+    quiet.close()
+    assert capsys.readouterr().err == ""
+
+
 def test_a_missing_or_folder_input_is_refused_before_loading(tmp_path):
     for command in ("punctuate", "stream"):
         result = runner.invoke(app, [command, "no-such-model", str(tmp_path / "missing.txt")])
