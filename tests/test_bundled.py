@@ -20,7 +20,7 @@ def _words(text):
 
 
 # the most each bundled pipeline may take on disk
-SIZE_LIMITS = {"en_punct_sm": 12e6, "en_punct_trf": 35e6, "hu_punct_trf": 35e6, "bn_punct_trf": 35e6}
+SIZE_LIMITS = {"en_punct_sm": 16e6, "en_punct_trf": 35e6, "hu_punct_trf": 35e6, "bn_punct_trf": 35e6}
 ENGLISH = ["en_punct_sm", "en_punct_trf"]
 
 
