@@ -35,11 +35,17 @@ def train(
         check_config(config, overrides)
     except ValueError as e:
         fail(f"{e} Nothing was written.")
+    created = not output.exists()
     start = time.perf_counter()
     try:
         end = train_for(config, output, max_minutes, gpu_id, overrides)
     except WarmStartError as e:
         fail(str(e))
+    except OSError as e:
+        # e.g. a Hugging Face model that is neither here nor reachable
+        if created and output.is_dir() and not any(output.iterdir()):
+            output.rmdir()
+        fail(" ".join(str(e).split()))
     minutes = (time.perf_counter() - start) / 60
     reason = "time limit reached" if end.time_up else "config's stopping rule"
     summary: Dict[str, Any] = {"recipe": config.as_posix(), "minutes": minutes, "ended_by": reason}

@@ -1,5 +1,6 @@
 """Training with a time limit: spaCy's own loop, stopped after a number of
 minutes, and the weights of its last steps evaluated once more."""
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -79,8 +80,8 @@ def check_config(config_path: Path, overrides: Optional[Dict[str, Any]] = None) 
     """Raise `ValueError` with a one-line reason where `spacy train` would
     stop on the config before training (and after creating its output
     folder): it cannot be read, lacks a section spaCy reads as written, or a
-    corpus it reads from a path has none or a missing one (naming the
-    setting)."""
+    corpus it reads from a path has none or a missing one, or a transformer
+    names a local folder that is missing (naming the setting)."""
     try:
         raw = load_config(config_path, overrides=dict(overrides or {}), interpolate=False)
         config = raw.interpolate()
@@ -103,6 +104,27 @@ def check_config(config_path: Path, overrides: Optional[Dict[str, Any]] = None) 
             raise ValueError(f"--{setting} is not set: give the {name} corpus (a .spacy file or a folder of them).")
         if not Path(path).exists():
             raise ValueError(f"--{setting} {path} does not exist: give the {name} corpus (a .spacy file or a folder of them).")
+    for name, component in config.get("components", {}).items():
+        model = component.get("model") if isinstance(component, dict) else None
+        if isinstance(model, dict) and "TransformerModel" in str(model.get("@architectures", "")):
+            _check_transformer_name(f"components.{name}.model.name", model.get("name"))
+
+
+# a Hugging Face model id: "name" or "namespace/name"
+_HUB_ID = re.compile(r"^[\w.-]+(/[\w.-]+)?$")
+
+
+def _check_transformer_name(setting: str, name: Any) -> None:
+    """Raise `ValueError` where a transformer's model name can only mean a
+    local folder (a path no Hugging Face id could be, or one inside a folder
+    that exists here) and that folder is missing: transformers would try the
+    Hugging Face hub for it, retrying for half a minute offline."""
+    if not isinstance(name, str) or not name or Path(name).is_dir():
+        return
+    first = Path(name).parts[0]
+    if not _HUB_ID.match(name) or name.startswith(".") or (first != name and Path(first).is_dir()):
+        raise ValueError(f"--{setting} {name} is not a folder here: build the encoder folder it names "
+                         f"(the project's encoder steps) or give a Hugging Face model id.")
 
 
 @dataclass

@@ -75,3 +75,38 @@ def test_train_reports_a_warm_start_that_cannot_be_made_in_one_line(corpus_path,
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert any(line.startswith("Error: warm_start:") and "has none of this pipeline's trained components" in line
                for line in result.output.splitlines())
+
+
+def test_train_names_a_missing_encoder_folder_in_one_line(corpus_path, tmp_path, monkeypatch):
+    """A transformer config naming an encoder folder not yet built retried the
+    Hugging Face hub for half a minute, then ended in a traceback."""
+    config = Path(__file__).parents[2] / "configs" / "en_trf.cfg"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "encoders").mkdir()
+    out = tmp_path / "out"
+    for name in ("encoders/missing-l3", "./missing", "models/a/b"):
+        result = runner.invoke(app, ["train", str(config), "--output", str(out), "--paths.train", str(corpus_path),
+                                     "--paths.dev", str(corpus_path), "--components.transformer.model.name", name])
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        (line,) = [line for line in result.output.splitlines() if line.strip()]
+        assert line.startswith(f"Error: --components.transformer.model.name {name} is not a folder here"), line
+        assert not out.exists()
+
+
+def test_train_reports_a_model_it_cannot_load_in_one_line_and_leaves_no_folder(corpus_path, tmp_path, monkeypatch):
+    """A Hugging Face id offline ended in a rich traceback and an empty output folder."""
+    import spacy_punct.training.loop as loop
+
+    def unreachable(config, output, *args):
+        output.mkdir()
+        raise OSError("We couldn't connect to 'https://huggingface.co' to load this file,\nno/such is not a folder.")
+
+    monkeypatch.setattr(loop, "train_for", unreachable)
+    config = Path(__file__).parents[2] / "configs" / "en_cpu.cfg"
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["train", str(config), "--output", str(out), "--paths.train", str(corpus_path),
+                                 "--paths.dev", str(corpus_path)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    (line,) = [line for line in result.output.splitlines() if line.strip()]
+    assert line == "Error: We couldn't connect to 'https://huggingface.co' to load this file, no/such is not a folder."
+    assert not out.exists()
