@@ -72,6 +72,7 @@ def punctuate_parts(
     cfg = settings_cfg(nlp, settings)
     batch: List[Tuple[Doc, Any]] = []
     n_tokens = 0
+    number = 1  # of the next item, for errors
     items = iter(items)
     while True:
         try:
@@ -81,6 +82,10 @@ def punctuate_parts(
         except Exception:
             yield from _run(nlp, batch, batch_size, cfg)  # what was read before a bad input is done
             raise
+        if not isinstance(item, (str, Doc)):
+            yield from _run(nlp, batch, batch_size, cfg)
+            raise TypeError(_not_a_text(item, number))
+        number += 1
         if isinstance(item, str) and len(item) > LONG_TEXT_CHARS:
             yield from _run(nlp, batch, batch_size, cfg)
             batch, n_tokens = [], 0
@@ -98,6 +103,11 @@ def punctuate_parts(
             yield from _run(nlp, batch, batch_size, cfg)
             batch, n_tokens = [], 0
     yield from _run(nlp, batch, batch_size, cfg)
+
+
+def _not_a_text(item: Any, number: int) -> str:
+    hint = " (decode bytes first: data.decode('utf-8'))" if isinstance(item, (bytes, bytearray)) else ""
+    return f"text {number} is {type(item).__name__}, not a string{hint}: punctuate takes texts (str)."
 
 
 def _run(nlp: Language, batch: List[Tuple[Doc, Any]], batch_size: int,

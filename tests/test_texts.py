@@ -27,6 +27,16 @@ def test_one_text_or_record_alone_is_refused_at_the_call(trained):
     assert [doc.text for doc in punctuate(trained, [BARE[0]])] == [trained(BARE[0]).text]
 
 
+def test_an_item_that_is_not_a_text_is_named_after_the_texts_before_it(trained):
+    done = []
+    with pytest.raises(TypeError, match=r"text 3 is bytes, not a string \(decode bytes first"):
+        for doc in punctuate(trained, [BARE[0], BARE[1], b"raw bytes", BARE[2]], batch_size=64):
+            done.append(doc.text)
+    assert done == [trained(BARE[0]).text, trained(BARE[1]).text]
+    with pytest.raises(TypeError, match="text 1 is NoneType, not a string: punctuate takes texts"):
+        list(punctuate(trained, [None]))
+
+
 def test_punctuate_rewrites_when_the_pipeline_annotates_in_place(trained):
     trained.get_pipe("punctuator").rewrite = False
     assert [doc.text for doc in punctuate(trained, BARE[:1])] == [TEXTS[0]]
