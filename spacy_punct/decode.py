@@ -154,7 +154,7 @@ def decode(
     set keeps it with `keep_existing`; otherwise the prediction decides, and a
     prediction of the class the existing mark counts as keeps that mark (`!`
     where PERIOD is predicted in the default label set). A run of marks
-    standing alone (`why !! london`) is always kept.
+    standing alone (`why !! london`), or a dash after a word, is always kept.
     With `close_last_sentence`, unless `open_end` (the doc is a piece of a
     text that goes on), the last word ends a sentence: where no
     sentence-final mark was decided there, the text's own final mark stays,

@@ -148,7 +148,7 @@ class MarkSlots:
         self.existing: Dict[int, str] = {}  # word -> canonical mark of its replaceable punctuation
         self.written: Dict[int, List[int]] = {}  # word -> those punctuation tokens
         self.abbreviations: Set[int] = set()  # words that end in an abbreviation period (`dr.`)
-        self.standing: Set[int] = set()  # words followed by a run of marks standing alone (`why !! london`): kept
+        self.standing: Set[int] = set()  # words followed by a dash or a run of marks standing alone (`why !! london`): kept
 
     def __len__(self) -> int:
         return len(self.words)
@@ -163,8 +163,9 @@ def mark_slots(doc: Doc, table: Optional[TokenTable] = None) -> MarkSlots:
 
     Marks of the label set (`,` `.` `?` `!` `:` `;` `...`) standing between a
     slot's word and the next word are the slot's existing punctuation, which a
-    prediction may replace. Quotes, dashes, brackets, abbreviation periods and
-    punctuation inside a word (`win-win`, `c:/users`) are never part of it.
+    prediction may replace. A dash there, or a run of marks standing alone
+    (`why !! london`), is the writer's own and stays as it is. Quotes, brackets, abbreviation periods and punctuation inside a word
+    (`win-win`, `c:/users`) are never part of it.
     """
     t = table or token_table(doc)
     abbreviations = _abbreviations(t.lang)
@@ -203,6 +204,11 @@ def mark_slots(doc: Doc, table: Optional[TokenTable] = None) -> MarkSlots:
                 written.setdefault(current, []).append(i)
                 mark = LABEL_MARKS[written_label(text) or EMPTY]
                 existing[current] = stronger(existing.get(current, ""), mark)
+            elif written_label(text, i > 0 and t.spaced[i - 1]) == "DASH":
+                # the writer's own break: kept, and no mark is written before it
+                # (`well - maybe`, not `well, - maybe`)
+                slots.standing.add(current)
+                existing[current] = stronger(existing.get(current, ""), LABEL_MARKS["DASH"])
             elif glued and text in _CLOSING and anchors.get(current, current) == i - 1:
                 anchors[current] = i
         glued = glued and not spaced

@@ -118,7 +118,7 @@ def test_a_text_broken_off_by_a_dash_or_an_ellipsis_gets_no_period_before_it(nlp
     doc = nlp(text)
     probs = numpy.tile(numpy.array([0.9, 0.04, 0.02, 0.04], dtype="f"), (len(doc), 1))
     marks = decode(doc, probs, LABELS, S(close_last_sentence=True)).marks
-    assert not any(marks), marks
+    assert set(marks) <= {"", "-"}, marks  # a dash is the word's mark, kept as written
     # a dash inside the text leaves the end to the closing mark
     doc = nlp("we went home -- it was late")
     probs = numpy.tile(numpy.array([0.9, 0.04, 0.02, 0.04], dtype="f"), (len(doc), 1))

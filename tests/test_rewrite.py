@@ -209,6 +209,18 @@ def test_a_run_of_marks_standing_alone_is_kept(nlp):
     assert _punctuate(nlp, "why , london is big", {"big": "PERIOD"}).text.split()[1] != ","
 
 
+def test_a_dash_after_a_word_is_kept_with_no_mark_before_it(nlp):
+    """`well — maybe` came out `Well, — maybe.`: a dash counts as COMMA."""
+    for dash in ("—", "-", "--", "–"):
+        for before in ("COMMA", "PERIOD", "EMPTY"):
+            out = _punctuate(nlp, f"well {dash} maybe so", {"well": before, "so": "PERIOD"}).text
+            assert out == f"Well {dash} maybe so.", (before, out)
+    # a mark the writer put before it stays too
+    assert _punctuate(nlp, "well, — maybe so", {"so": "PERIOD"}).text == "Well, — maybe so."
+    # a hyphen inside a word is no dash
+    assert _punctuate(nlp, "a co-pilot flew", {"co": "COMMA", "flew": "PERIOD"}).text == "A co-pilot flew."
+
+
 def test_a_removed_mark_before_a_tab_adds_no_space(nlp):
     assert _punctuate(nlp, "so how was it,\tfine").text == "So how was it\tfine"
 

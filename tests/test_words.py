@@ -55,6 +55,9 @@ def test_slot_existing_marks_and_anchor(nlp):
     assert slots.existing[words["ok"]] == "?" and len(slots.written[words["ok"]]) == 2
     assert slots.standing == {words["ok"]}  # a run standing alone: kept as written
     assert slots.existing[words["fine"]] == ","
+    doc, slots, words = _slots(nlp, "well — maybe, and then -")
+    assert slots.existing[words["well"]] == "-" and slots.standing == {words["well"], words["then"]}
+    assert words["well"] not in slots.written  # a dash is never dropped
 
 
 def test_abbreviation_periods_are_not_replaceable(nlp):
