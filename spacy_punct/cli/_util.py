@@ -189,6 +189,15 @@ def prepare_output_folder(folder: Path, *inputs: Path) -> None:
         fail(f"cannot write {folder}: {e.strerror or e} (nothing was written).")
 
 
+def prepare_docbin_output(path: Path, *inputs: Optional[Path]) -> None:
+    """`prepare_output` for a DocBin, whose name must end in .spacy: spaCy's
+    corpus readers find DocBins in a folder by that suffix."""
+    if path.suffix != ".spacy":
+        fail(f"the output {path} does not end in .spacy: name it {path.with_suffix('.spacy').name}, "
+             "as spaCy's readers find DocBins by that suffix (nothing was written).")
+    prepare_output(path, *inputs)
+
+
 def prepare_output(path: Optional[Path], *inputs: Optional[Path]) -> None:
     """Refuse an output that is one of the inputs or cannot be written;
     create its folder."""

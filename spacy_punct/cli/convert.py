@@ -8,7 +8,7 @@ from spacy.tokens import DocBin
 
 from ..convert import CONVERTERS, ContaminationGuard, ConversionError, ConversionStats, ConvertOptions
 from ..convert.guard import DEFAULT_MAX_SHARE
-from ._util import ENCODING_HELP, app, fail, prepare_output
+from ._util import ENCODING_HELP, app, fail, prepare_docbin_output
 
 
 @app.command(short_help="Convert a corpus to a DocBin of punctuated text.")
@@ -29,7 +29,7 @@ def convert(
     """Convert a corpus to a DocBin of natural punctuated text."""
     if format not in CONVERTERS:
         fail(f"unknown format {format!r}; choose one of {', '.join(CONVERTERS)}.")
-    prepare_output(output, input)
+    prepare_docbin_output(output, input)
     nlp = spacy.blank(lang)
     stats = ConversionStats()
     excluded = frozenset(line.strip() for line in exclude.read_text(encoding="utf-8").splitlines() if line.strip()) if exclude else frozenset()

@@ -7,7 +7,7 @@ from spacy.tokens import DocBin
 
 from ..convert.prepare import split_off_dev
 from ..word_records import read_docbins
-from ._util import app, fail, prepare_output
+from ._util import app, fail, prepare_docbin_output
 
 
 @app.command(short_help="Hold out the last documents as a dev set.")
@@ -21,8 +21,10 @@ def split(
     """Hold out the last documents of a corpus as a dev set."""
     if not 0 < dev_fraction < 1:
         fail(f"--dev-fraction must be between 0 and 1, not {dev_fraction}.")
-    prepare_output(train_output, input)
-    prepare_output(dev_output, input)
+    if train_output.resolve() == dev_output.resolve():
+        fail(f"the training and the held-out part would both be written to {train_output}: name two files.")
+    prepare_docbin_output(train_output, input)
+    prepare_docbin_output(dev_output, input)
     try:
         docs = list(read_docbins(input, spacy.blank(lang).vocab))
     except ValueError as e:

@@ -6,7 +6,7 @@ import typer
 from spacy.tokens import DocBin
 
 from ..word_records import read_docbins, strip_docs
-from ._util import app, fail, prepare_output
+from ._util import app, fail, prepare_docbin_output
 
 
 @app.command(short_help="Write the gold form of a test set.")
@@ -18,7 +18,7 @@ def strip(
 ) -> None:
     """Write the gold form of a test set: bare words with their gold marks in
     `token._.punct`, the form that `spacy evaluate` reads."""
-    prepare_output(output, input)
+    prepare_docbin_output(output, input)
     vocab = spacy.blank(lang).vocab
     try:
         docs = list(strip_docs(read_docbins(input, vocab), lowercase=not cased))

@@ -14,6 +14,9 @@ def test_convert_errors(tmp_path):
     result = runner.invoke(app, ["convert", "punctuator2", str(source), str(tmp_path / "o.spacy")])
     assert result.exit_code == 1 and "not punctuator2's format" in result.output
     assert not (tmp_path / "o.spacy").exists()
+    result = runner.invoke(app, ["convert", "text", str(source), str(tmp_path / "o.txt")])
+    assert result.exit_code == 1 and "does not end in .spacy" in result.output
+    assert not (tmp_path / "o.txt").exists()
     source.write_text("so ,COMMA how was it ?QUESTIONMARK\n")
     result = runner.invoke(app, ["convert", "punctuator2", str(source), str(tmp_path / "o.spacy")])
     assert result.exit_code == 0 and "QUESTION: 1" in result.output, result.output
