@@ -26,8 +26,9 @@ _DOTTED = re.compile(r"^(\w\.)+\w$")  # u.s, e.g, p.m
 # closing brackets and quotes: written straight after a word, a mark goes after them
 _CLOSING = frozenset({")", "]", "}", "'", "’", '"', "”", "»", "›"})
 _ELLIPSES = frozenset({"...", "…", ". . ."})
+_DASHES = frozenset({"-", "--", "–", "—"})
 # marks that break a sentence off unfinished (`and then -`, `but ...`)
-_BREAKS = _ELLIPSES | frozenset({"-", "--", "–", "—"})
+_BREAKS = _ELLIPSES | _DASHES
 
 
 @dataclass
@@ -204,7 +205,7 @@ def mark_slots(doc: Doc, table: Optional[TokenTable] = None) -> MarkSlots:
                 written.setdefault(current, []).append(i)
                 mark = LABEL_MARKS[written_label(text) or EMPTY]
                 existing[current] = stronger(existing.get(current, ""), mark)
-            elif written_label(text, i > 0 and t.spaced[i - 1]) == "DASH":
+            elif text in _DASHES and not (glued and text == "-"):  # a hyphen written onto a word is no dash
                 # the writer's own break: kept, and no mark is written before it
                 # (`well - maybe`, not `well, - maybe`)
                 slots.standing.add(current)
