@@ -145,7 +145,7 @@ def evaluate_commands(pipeline: str, metrics: Path, threads: int, corpus: Path =
     language whose file was converted (a `.asr-noise-X` name: the base set
     with that share of the words altered; `.spoken-numbers`: with its numbers
     written as words)."""
-    lang = pipeline.split("_", 1)[0]
+    lang = Path(pipeline).name.split("_", 1)[0]
     commands = []
     for test_set in language_entry(lang).test_sets:
         base, options = _base_and_options(test_set.name)
@@ -205,7 +205,7 @@ def main() -> None:
     pipeline.add_argument("--encoder-name", default=None,
                           help="a transformer pipeline: the encoder's name in the bundled config (its hub name)")
     score = commands.add_parser("score", help="score the bundled pipeline on its language's test sets")
-    score.add_argument("pipeline", help="the bundled pipeline's name")
+    score.add_argument("pipeline", help="the bundled pipeline's name, or a folder named like one (a candidate bundle)")
     score.add_argument("metrics", type=Path, help="the folder for the spacy-punct evaluate JSON files")
     score.add_argument("--threads", type=int, default=1, help="the threads to measure words/s with")
     card = commands.add_parser("card", help="write the bundled pipeline's meta.json and model card from its scores")

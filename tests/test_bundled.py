@@ -203,3 +203,6 @@ def test_a_bundled_pipeline_is_scored_on_the_test_sets_its_language_lists(tmp_pa
     assert sets == [("test2011.spacy", []), ("test2011.spacy", ["--asr-noise", "0.1"]), ("gum_dev.spacy", []),
                     ("gum_dev.spacy", ["--spoken-numbers"])]
     assert bundle_model.evaluate_commands("xx_punct_trf", Path("m"), 1, corpus=tmp_path) == []
+    # a candidate bundle in a folder of its own is scored as its name's language
+    candidate = bundle_model.evaluate_commands(str(tmp_path / "cand" / "en_punct_trf"), Path("m"), 1, corpus=tmp_path)
+    assert [Path(command[3]).name for command in candidate] == [name for name, _ in sets]
