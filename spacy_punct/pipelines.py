@@ -31,7 +31,11 @@ class PipelineError(ValueError):
 
 
 def find_punctuator(nlp: Language) -> Tuple[str, Punctuator]:
-    """The pipeline's punctuator and its name."""
+    """The pipeline's punctuator and its name; a one-line error for anything
+    else (a pipeline's name not yet loaded, a pipeline without one)."""
+    if not isinstance(nlp, Language):
+        hint = f": load it first, load_pipeline({str(nlp)!r})" if isinstance(nlp, (str, Path)) else ""
+        raise TypeError(f"expected a loaded spaCy pipeline with a punctuator, not {type(nlp).__name__}{hint}.")
     for name, pipe in nlp.pipeline:
         if isinstance(pipe, Punctuator):
             return name, pipe

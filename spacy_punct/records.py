@@ -12,6 +12,7 @@ from .decode import DecisionSettings
 from .extensions import register_extensions, token_values
 from .timed import RecordError, record_word_list, timed_words, words_doc
 
+from .pipelines import find_punctuator
 from .texts import punctuate_docs
 
 register_extensions()
@@ -26,6 +27,7 @@ def punctuate_records(nlp: Language, records: Iterable[Record], *, batch_size: i
     (default: the punctuator's own)."""
     if isinstance(records, (Mapping, str)):
         raise TypeError("punctuate_records takes an iterable of records; for one record, give [record].")
+    find_punctuator(nlp)  # a wrong pipeline fails at the call, not at the first result
     items = ((record_doc(nlp, record, number), record) for number, record in enumerate(records, start=1))
     done = punctuate_docs(nlp, items, batch_size=batch_size, settings=settings)
     return (output_record(doc, record) for doc, record in done)

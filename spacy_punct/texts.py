@@ -8,7 +8,7 @@ from spacy.tokens import Doc
 
 from .decode import DecisionSettings
 from .extensions import register_extensions
-from .pipelines import settings_cfg
+from .pipelines import find_punctuator, settings_cfg
 from .rewrite import rewrite_doc
 
 
@@ -35,6 +35,7 @@ def punctuate(nlp: Language, texts: Iterable[str], *, batch_size: int = 64,
         # a string is an iterable too: of one-character texts
         raise TypeError("punctuate takes an iterable of texts, such as a list or a file; for one text, "
                         "give [text].")
+    find_punctuator(nlp)  # here, not at the first result: a wrong pipeline fails at the call
     items = ((text, None) for text in texts)
     return (doc for doc, _ in punctuate_docs(nlp, items, batch_size=batch_size, settings=settings))
 
@@ -69,6 +70,7 @@ def punctuate_parts(
     the items read before it."""
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, not {batch_size}.")
+    find_punctuator(nlp)
     cfg = settings_cfg(nlp, settings)
     batch: List[Tuple[Doc, Any]] = []
     n_tokens = 0

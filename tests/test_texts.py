@@ -27,6 +27,20 @@ def test_one_text_or_record_alone_is_refused_at_the_call(trained):
     assert [doc.text for doc in punctuate(trained, [BARE[0]])] == [trained(BARE[0]).text]
 
 
+def test_a_pipeline_not_loaded_or_without_a_punctuator_is_refused_at_the_call():
+    import spacy
+
+    from spacy_punct.pipelines import PipelineError
+
+    for call, items in ((punctuate, BARE), (punctuate_records, [{"text": BARE[0]}])):
+        with pytest.raises(TypeError, match=r"not str: load it first, load_pipeline\('en'\)"):
+            call("en", items)
+        with pytest.raises(TypeError, match="a loaded spaCy pipeline with a punctuator, not NoneType"):
+            call(None, items)
+        with pytest.raises(PipelineError, match="no punctuator component"):
+            call(spacy.blank("en"), items)
+
+
 def test_an_item_that_is_not_a_text_is_named_after_the_texts_before_it(trained):
     done = []
     with pytest.raises(TypeError, match=r"text 3 is bytes, not a string \(decode bytes first"):
