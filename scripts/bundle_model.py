@@ -80,12 +80,13 @@ that mark){case_note}.
 
 
 def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str], stride: int,
-                    encoder_name: Optional[str] = None) -> None:
+                    encoder_name: Optional[str] = None, window: int = 0) -> None:
     """Write the trained pipeline `model` to `output`, set to close each text's
     last sentence; with `int8`, its encoder's weights stored in int8 and an
     int8 quantizer before it (its linear layers matching `keep_float` left
-    in float32); with `stride`, its transformers' windows one every `stride`
-    words (each word of a long text read in window / stride windows); with
+    in float32); with `window`, its transformers' windows that many words
+    long; with `stride`, one every `stride` words (each word of a long text
+    read in window / stride windows); with
     `encoder_name`, the name its config gives its transformers' encoder (a
     model trained from a local folder of weights names that folder; a
     saved pipeline loads its encoder from its own files, whatever the name)."""
@@ -104,9 +105,10 @@ def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]
     if int8:
         for name, settings in storage_overrides(nlp, "int8")["components"].items():
             transformers[name]["model"].update(settings["model"])
-    if stride:
+    spans = {key: value for key, value in (("window", window), ("stride", stride)) if value}
+    if spans:
         for name in transformers:
-            transformers[name]["model"]["get_spans"] = {"stride": stride}
+            transformers[name]["model"]["get_spans"] = dict(spans)
     if encoder_name:
         for name in transformers:
             transformers[name]["model"]["name"] = encoder_name
@@ -200,6 +202,8 @@ def main() -> None:
                           help="a transformer pipeline: its encoder's weights stored in int8, its linear layers run in int8")
     pipeline.add_argument("--keep-float", action="append", default=[], metavar="PATTERN",
                           help="with --int8: linear layers whose names match this regular expression stay float32")
+    pipeline.add_argument("--window", type=int, default=0,
+                          help="a transformer pipeline: words per window (0: as trained)")
     pipeline.add_argument("--stride", type=int, default=0,
                           help="a transformer pipeline: words between the starts of its windows (0: as trained)")
     pipeline.add_argument("--encoder-name", default=None,
@@ -217,7 +221,8 @@ def main() -> None:
     card.add_argument("--iwslt", default="dev2012 less its last tenth", help="the part of IWSLT it was trained on")
     args = parser.parse_args()
     if args.command == "pipeline":
-        bundle_pipeline(args.model, args.output, args.int8, args.keep_float, args.stride, args.encoder_name)
+        bundle_pipeline(args.model, args.output, args.int8, args.keep_float, args.stride, args.encoder_name,
+                        args.window)
     elif args.command == "score":
         commands_run = evaluate_commands(args.pipeline, args.metrics, args.threads)
         if not commands_run:
