@@ -37,8 +37,8 @@ def read_docbins(path: Union[str, Path], vocab: Vocab, limit: int = 0) -> Iterat
     for file in files:
         try:
             doc_bin = DocBin().from_disk(file)
-        except Exception as e:
-            raise ValueError(f"{file} is not a DocBin (.spacy) file: {e}") from e
+        except Exception:
+            raise ValueError(f"{file} is not a DocBin (.spacy) file: write one with `spacy-punct convert`.") from None
         for doc in doc_bin.get_docs(vocab):
             if limit and n_docs >= limit:
                 return

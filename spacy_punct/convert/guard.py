@@ -71,8 +71,8 @@ class ContaminationGuard:
             try:
                 docs = DocBin().from_disk(path).get_docs(vocab)
                 test_sets[path.name] = [doc.text for doc in docs]
-            except Exception as e:  # a file that is not a DocBin
-                raise ConversionError(f"{path} is not a DocBin (.spacy) test set: {e}") from None
+            except Exception:  # a file that is not a DocBin
+                raise ConversionError(f"{path} is not a DocBin (.spacy) test set: write one with `spacy-punct convert`.") from None
         return cls(test_sets, max_share)
 
     def check(self, text: str) -> Optional[Tuple[str, float]]:

@@ -29,3 +29,5 @@ def test_benchmark(trained, corpus_path, tmp_path):
     blank = tmp_path / "blank"
     spacy.blank("en").to_disk(blank)
     assert "no punctuator" in runner.invoke(app, ["benchmark", str(corpus_path), str(blank)]).output
+    no_rounds = runner.invoke(app, ["benchmark", str(corpus_path), model, "--rounds", "0"])
+    assert no_rounds.exit_code == 2 and "lines" not in no_rounds.output

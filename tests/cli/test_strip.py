@@ -18,4 +18,4 @@ def test_strip(corpus_path, tmp_path):
     bad = tmp_path / "bad.spacy"
     bad.write_text("not a docbin")
     result = runner.invoke(app, ["strip", str(bad), str(out)])
-    assert result.exit_code == 1 and "is not a DocBin" in result.output
+    assert result.exit_code == 1 and "is not a DocBin" in result.output and "spacy-punct convert" in result.output
