@@ -25,10 +25,12 @@ class StreamStopped(ValueError):
 
 def input_items(nlp: Language, reader: TextReader, whole: bool, records: bool) -> Iterator[Tuple[Any, Any]]:
     """(text or doc, input record) pairs: one per line, or the whole input;
-    with `records`, a JSON object per non-empty line."""
+    with `records`, a JSON object per non-empty line. An empty input is no
+    document, whole or not: nothing comes out of nothing."""
     if whole:
         text = reader.read()
-        yield text, {"text": text}
+        if text:
+            yield text, {"text": text}
         return
     for number, line in enumerate(reader, start=1):
         if not records:

@@ -26,6 +26,8 @@ def test_records_keep_their_fields_and_the_whole_input_is_one_document(trained):
     assert [json.loads(line)["id"] for _, line in out] == [7, 8]
     whole = list(punctuated_output(trained, _reader("so how was\nthe trip\n", False), make_writer("text"), whole=True))
     assert len(whole) == 1
+    for writer in ("text", "jsonl"):
+        assert list(punctuated_output(trained, _reader("", False), make_writer(writer), whole=True)) == []
 
 
 def test_a_stream_writes_the_words_before_a_bad_line_then_names_it(trained):
