@@ -15,6 +15,7 @@ from spacy.tokens import Doc
 
 from .words import MarkSlots, TokenTable, ends_broken_off, mark_slots, sentence_spans, token_table
 from .labels import LabelSet, ends_sentence
+from .languages import language_rules
 
 
 def check_settings(
@@ -191,7 +192,36 @@ def decode(
             pass
         else:
             marks[last] = closing_mark(probs[last], label_set, thresholds)
+    join_question_tags(table, slots, marks, label_set)
     return Decisions(marks, sentence_starts(table, marks), slots, table)
+
+
+def join_question_tags(table: TokenTable, slots: MarkSlots, marks: List[str], label_set: LabelSet) -> None:
+    """A question of a tag alone (`isn't it?`, the language's `tag_verbs`
+    and `tag_subjects`) after a period the punctuator wrote is the tag of the
+    sentence before: the period becomes a comma (`it's cold in here, isn't
+    it?`, not `it's cold in here. isn't it?`). Marks of the input stay."""
+    rules = language_rules(table.lang)
+    if not rules.tag_verbs or not {"COMMA", "PERIOD", "QUESTION"} <= set(label_set.labels):
+        return
+    comma, period, question = (label_set.mark(label_set.index(label)) for label in ("COMMA", "PERIOD", "QUESTION"))
+    words = slots.words
+    for k in range(len(words) - 2):
+        before, verb, subject = words[k : k + 3]
+        if marks[before] != period or marks[verb] or marks[subject] != question:
+            continue
+        if before in slots.existing or before in slots.abbreviations or verb in slots.existing:
+            continue
+        if (_written_word(table, slots.anchor(before), verb) in rules.tag_verbs
+                and _written_word(table, slots.anchor(verb), subject) in rules.tag_subjects):
+            marks[before] = comma
+
+
+def _written_word(table: TokenTable, after: int, last: int) -> str:
+    """The word ending at token `last` that follows token `after`: its
+    tokens joined (`is` `n't`), lower-case, with a straight apostrophe."""
+    parts = (table.texts[i] for i in range(after + 1, last + 1) if not (table.is_space[i] or table.punct[i]))
+    return "".join(parts).lower().replace("’", "'")
 
 
 def sentence_starts(table: TokenTable, marks: Sequence[str]) -> List[bool]:

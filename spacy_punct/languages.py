@@ -23,6 +23,12 @@ class LanguageRules:
     # the language's own form of a mark the punctuator inserts (Bangla's full
     # stop, the dari `।`, for PERIOD's `.`); marks in the input stay as written
     written_marks: Dict[str, str] = field(default_factory=dict)
+    # question tags: a question of one of these verbs and one of these subjects
+    # alone (`isn't it?`), after a sentence the punctuator ended with a
+    # period, is that sentence's tag and joins it (`it's cold, isn't it?`);
+    # written lower-case, with a straight apostrophe
+    tag_verbs: FrozenSet[str] = field(default_factory=frozenset)
+    tag_subjects: FrozenSet[str] = field(default_factory=frozenset)
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,13 @@ LANGUAGES: Dict[str, LanguageEntry] = {
                 "dr mr mrs ms prof st jr sr etc vs inc ltd co corp dept approx gov gen rev sen rep mt".split()
             ),
             always_capitalised=frozenset({"i"}),
+            # negated auxiliaries only: a positive two-word question (`is it?`)
+            # stands alone as its own sentence too often
+            tag_verbs=frozenset(
+                "isn't aren't wasn't weren't don't doesn't didn't won't wouldn't can't couldn't shouldn't haven't "
+                "hasn't hadn't mustn't mightn't needn't shan't ain't".split()
+            ),
+            tag_subjects=frozenset("it you we they he she i there that one".split()),
         ),
         pipelines=("en_punct_trf", "en_punct_sm"),
         test_sets=(

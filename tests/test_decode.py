@@ -1,4 +1,5 @@
 import numpy
+import spacy
 import pytest
 
 from spacy_punct.words import token_table
@@ -176,3 +177,57 @@ def test_settings_replace_only_what_is_given():
                                                                       add_marks=False)
     with pytest.raises(ValueError, match="--threshold COMMA=1.5"):
         check_settings(LABELS, {"COMMA": 1.5}, None, ("--threshold", "--margin"))
+
+
+def _tag_probs(doc, period_after, question_after):
+    """EMPTY everywhere, a period after token `period_after` and a question
+    mark after token `question_after`."""
+    probs = numpy.tile(numpy.array([0.9, 0.04, 0.02, 0.04], dtype="f"), (len(doc), 1))
+    probs[period_after] = [0.1, 0.1, 0.7, 0.1]
+    probs[question_after] = [0.1, 0.1, 0.1, 0.7]
+    return probs
+
+
+@pytest.mark.parametrize(
+    "text,before",
+    [("it's cold in here isn't it", "here"), ("we can go now can't we", "now"), ("you told her didn't you", "her"),
+     ("it’s cold isn’t it", "cold"), ("we'll be fine won't we", "fine")],
+)
+def test_a_question_tag_joins_the_sentence_before(nlp, text, before):
+    doc = nlp(text)
+    i = [t.text for t in doc].index(before)
+    decisions = decode(doc, _tag_probs(doc, i, len(doc) - 1), LABELS)
+    assert decisions.marks[i] == "," and decisions.marks[-1] == "?"
+    assert not any(decisions.sent_starts[i + 1 :])  # one sentence: the tag starts none
+
+
+def test_what_is_not_a_question_tag_stays(nlp):
+    # more words after the tag, a positive verb, a question before, a pronoun that is not a subject
+    for text, before in [("it was cold isn't it warm", "cold"), ("it was cold is it", "cold"),
+                         ("it was cold isn't them", "cold")]:
+        doc = nlp(text)
+        i = [t.text for t in doc].index(before)
+        assert decode(doc, _tag_probs(doc, i, len(doc) - 1), LABELS).marks[i] == "."
+    doc = nlp("is it cold isn't it")
+    probs = _tag_probs(doc, 2, 5)
+    probs[2] = [0.1, 0.1, 0.1, 0.7]
+    assert decode(doc, probs, LABELS).marks[2] == "?"
+
+
+def test_a_period_of_the_input_before_a_tag_stays(nlp):
+    doc = nlp("it's cold in here. isn't it")
+    here = [t.text for t in doc].index("here")
+    for keep_existing in (False, True):
+        marks = decode(doc, _tag_probs(doc, here, len(doc) - 1), LABELS, S(keep_existing=keep_existing)).marks
+        assert marks[here] == "." and marks[-1] == "?"
+
+
+def test_question_tags_are_a_language_rule():
+    doc = spacy.blank("hu")("hideg van isn't it")
+    assert decode(doc, _tag_probs(doc, 1, len(doc) - 1), LABELS).marks[1] == "."
+    # a label set without COMMA has nothing to join with
+    no_comma = LabelSet(["EMPTY", "PERIOD", "QUESTION"])
+    doc = spacy.blank("en")("it's cold isn't it")
+    probs = numpy.tile(numpy.array([0.9, 0.05, 0.05], dtype="f"), (len(doc), 1))
+    probs[2], probs[-1] = [0.1, 0.8, 0.1], [0.1, 0.1, 0.8]
+    assert decode(doc, probs, no_comma).marks[2] == "."
