@@ -92,6 +92,8 @@ def apply_transformer_settings(nlp: Language, window: int, stride: int, cpu_prec
         fail(str(e))
 
 
+WINDOW_HELP = "Transformers: tokens per window (0: as configured)."
+STRIDE_HELP = "Transformers: tokens between window starts (0: the window); window/stride predictions per token."
 CPU_PRECISION_HELP = (
     "Transformers on a CPU: float32, bfloat16, or auto (bfloat16 where the CPU computes it natively); "
     "default: as configured."

@@ -7,8 +7,8 @@ from spacy.tokens import Doc, DocBin
 
 from ..threads import DEFAULT_THREADS
 from ..word_records import read_docbins, write_docbin_parts
-from ._util import (THREADS_HELP, app, apply_transformer_settings, fail, load_or_fail, prepare_output,
-                    prepare_output_folder, progress_bar, set_threads_or_fail)
+from ._util import (STRIDE_HELP, THREADS_HELP, WINDOW_HELP, app, apply_transformer_settings, fail, load_or_fail,
+                    prepare_output, prepare_output_folder, progress_bar, set_threads_or_fail)
 
 
 @app.command(short_help="Write a teacher pipeline's class probabilities on training docs.")
@@ -20,8 +20,8 @@ def distill(
     lowercase: bool = typer.Option(True, help="Show the teacher lower-cased words, as the student's reader does."),
     batch_size: int = typer.Option(8, help="Documents per batch."),
     tokens_per_file: int = typer.Option(500_000, min=1, help="A folder output: tokens per .spacy file."),
-    window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
-    stride: int = typer.Option(0, help="Transformers: tokens between window starts (0: the window); window/stride predictions per token."),
+    window: int = typer.Option(0, min=0, help=WINDOW_HELP),
+    stride: int = typer.Option(0, min=0, help=STRIDE_HELP),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:
     """Write the teacher's class probabilities on the words of training docs

@@ -12,7 +12,9 @@ from ..score_tables import score_table
 from ..threads import DEFAULT_THREADS
 from ._util import (
     CPU_PRECISION_HELP,
+    STRIDE_HELP,
     THREADS_HELP,
+    WINDOW_HELP,
     app,
     apply_transformer_settings,
     fail,
@@ -47,8 +49,8 @@ def evaluate(
         False, help="Read each document with its punctuation and add no mark (--case-only): the truecaser scored on punctuated text."
     ),
     seed: int = typer.Option(0, help="Seed of the simulated recognition errors."),
-    window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
-    stride: int = typer.Option(0, help="Transformers: tokens between window starts (0: the window); window/stride predictions per token."),
+    window: int = typer.Option(0, min=0, help=WINDOW_HELP),
+    stride: int = typer.Option(0, min=0, help=STRIDE_HELP),
     cpu_precision: str = typer.Option("", help=CPU_PRECISION_HELP),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:

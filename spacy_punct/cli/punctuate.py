@@ -14,8 +14,10 @@ from ..threads import DEFAULT_THREADS
 from ..timed import RecordError
 from ._util import (
     CPU_PRECISION_HELP,
+    STRIDE_HELP,
     ENCODING_HELP,
     THREADS_HELP,
+    WINDOW_HELP,
     app,
     apply_transformer_settings,
     check_input,
@@ -47,8 +49,8 @@ def punctuate(
     add_marks: Optional[bool] = typer.Option(None, "--add-marks/--case-only", help="Write the predicted marks, or keep the input's punctuation as it is and restore case only (text that is punctuated already; default: as the pipeline says)."),
     threshold: List[str] = typer.Option([], help="LABEL=P: write LABEL's mark wherever its probability reaches P (repeatable)."),
     margin: List[str] = typer.Option([], help="LABEL=X: write LABEL's mark only with a relative margin over every other class above X (repeatable)."),
-    window: int = typer.Option(0, help="Transformers: tokens per window (0: as configured)."),
-    stride: int = typer.Option(0, help="Transformers: tokens between window starts (0: the window); window/stride predictions per token."),
+    window: int = typer.Option(0, min=0, help=WINDOW_HELP),
+    stride: int = typer.Option(0, min=0, help=STRIDE_HELP),
     cpu_precision: str = typer.Option("", help=CPU_PRECISION_HELP),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="Show words done on stderr (default: when it is a terminal)."),

@@ -107,6 +107,15 @@ def test_windows_need_a_transformer(trained, tmp_path):
     assert "no transformer" in result.output
 
 
+
+@pytest.mark.parametrize("command", [["punctuate", "en", "a.txt"], ["evaluate", "en", "a.spacy"],
+                                     ["distill", "en", "a.spacy", "out"]])
+@pytest.mark.parametrize("option", ["--window", "--stride"])
+def test_negative_windows_are_refused_at_the_command_line(command, option):
+    result = runner.invoke(app, command + [option, "-5"])
+    assert result.exit_code == 2 and f"Invalid value for '{option}'" in result.output
+
+
 def test_output_onto_the_input_is_refused(trained, tmp_path):
     source = tmp_path / "same.txt"
     source.write_text("so how was the trip\n")
