@@ -19,14 +19,16 @@ def test_the_windows_of_strided_spans_on_docs_of_words(window, stride, n_words):
 
 
 @pytest.mark.parametrize("window,stride", [(4, 4), (4, 3), (8, 2), (3, 1)])
-def test_whitespace_tokens_take_no_place_in_a_window(window, stride):
+def test_whitespace_and_marks_take_no_place_in_a_window(window, stride):
     nlp = spacy.blank("en")
     words = [f"w{i}" for i in range(17)]
     plain = nlp.make_doc(" ".join(words))
-    spaced = nlp.make_doc("  " + "\n".join(words[:9]) + " \n\n " + "\t".join(words[9:]) + "\n")
+    spaced = nlp.make_doc('  "' + "\n".join(words[:9]) + '", \n\n (' + "\t".join(words[9:]) + ") -\n")
     assert len(spaced) > len(plain)
     (plain_spans,), (spaced_spans,) = (get_word_strided_spans([d], window, stride) for d in (plain, spaced))
-    assert [[t.text for t in s if not t.is_space] for s in spaced_spans] == [[t.text for t in s] for s in plain_spans]
+    assert [[t.text for t in s if not (t.is_space or t.is_punct)] for s in spaced_spans] == [
+        [t.text for t in s] for s in plain_spans
+    ]
     # every token is in a window: the first starts the doc, the last ends it, no gap between them
     assert spaced_spans[0].start == 0 and spaced_spans[-1].end == len(spaced)
     assert all(b.start <= a.end for a, b in zip(spaced_spans, spaced_spans[1:]))

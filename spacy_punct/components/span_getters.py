@@ -1,11 +1,13 @@
-"""Windows for a transformer counted in words: whitespace tokens take no place.
+"""Windows for a transformer counted in words: whitespace and punctuation
+tokens take no place.
 
 spacy-transformers' `strided_spans.v1` counts tokens, so a text in lines (a
 `'\\n'` token after every line) reads fewer words per window than the same
 text in one line, and other words share a window: the predictions change
-with the line breaks. Here a window holds `window` words, the whitespace
-between them riding along; on docs without whitespace tokens the windows are
-those of `strided_spans.v1`.
+with the line breaks. Here a window holds `window` words, the whitespace and
+marks between them riding along (the encoder reads the marks: pretrained on
+written text, it knows them); on docs of words only the windows are those
+of `strided_spans.v1`.
 """
 from functools import partial
 from typing import Callable, Iterable, List, cast

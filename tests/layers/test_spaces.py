@@ -25,7 +25,9 @@ depth = 1
 dropout = 0.0
 """
 )
-SPACED = "so  how was the trip\nit was\t long \n\n but we saw the coast "
+# whitespace tokens and marks between the words of PLAIN
+SPACED = 'so,  how was "the trip"\nit was\t long -- \n\n but (we) saw the coast . '
+
 PLAIN = "so how was the trip it was long but we saw the coast"
 
 
@@ -43,7 +45,7 @@ def _randomize_output(model):
 
 def test_word_rows_and_words_doc():
     nlp = spacy.blank("en")
-    doc = nlp.make_doc("a  b\nc \t d ")
+    doc = nlp.make_doc('a  "b"\nc, \t (d) ?! ')
     rows = word_rows(doc)
     assert [doc[i].text for i in rows] == ["a", "b", "c", "d"]
     words = words_doc(doc, rows)
@@ -51,6 +53,12 @@ def test_word_rows_and_words_doc():
     assert word_rows(nlp.make_doc("a b c")) is None
     assert word_rows(nlp.make_doc("")) is None
     assert list(word_rows(nlp.make_doc("  "))) == []
+    assert list(word_rows(nlp.make_doc(" ... "))) == []
+    # tokens with marks inside them, and symbols, are words; a hyphen between
+    # words is not (the training reader writes `win-win` as `win win`)
+    assert word_rows(nlp.make_doc("e.g. 3.5 $ 5 c:/users 😀")) is None
+    doc = nlp.make_doc("win-win")
+    assert [doc[i].text for i in word_rows(doc)] == ["win", "win"]
 
 
 def test_tok2vec_reads_words_only():
