@@ -81,6 +81,18 @@ _REPLACEABLE_CHARS = frozenset(
 )
 
 
+# marks the training reader never leaves among the words a model reads:
+# sentence and clause marks, double quotes, brackets (a dash, a slash or an
+# apostrophe can stand there as a word, where a treebank tags it so)
+_UNREAD_CHARS = _REPLACEABLE_CHARS | QUOTES | frozenset("()[]{}")
+
+
+def is_unread_mark(text: str) -> bool:
+    """Whether a token is punctuation that no model reads in training (`,`
+    `?!` `"` `(`): the models' inputs leave it out (`layers.spaces`)."""
+    return bool(text) and all(char in _UNREAD_CHARS for char in text)
+
+
 def is_mark(text: str) -> bool:
     """Whether a token is punctuation (made only of mark characters)."""
     return bool(text) and all(char in _MARK_CHARS for char in text)

@@ -1,15 +1,16 @@
-"""Models that read a doc's words only: whitespace and punctuation tokens
-never reach them.
+"""Models that read a doc's words only: whitespace tokens, and punctuation
+that no model reads in training, never reach them.
 
 spaCy keeps whitespace beyond a single space as tokens of its own (`'  '`,
 `'\\n'`, `'\\t'`). The training reader writes bare words, so a model reading
 such a token meets something it never saw, between words it should read
 together: `the word  double` gave `double` a capital, and a document of
 several lines lost the marks at its line ends. Marks in the input (quotes,
-brackets, a comma to be kept or replaced) are as foreign to it: `she said
-"hello" and left` came out as `She said, "Hello", And left.` With these
-layers every whitespace or punctuation token gets a zero row, and every word
-the vectors and predictions it would get without them.
+brackets, a comma to be kept or replaced) are as foreign to it (dashes,
+slashes and apostrophes are not: the training text has them as words where
+a treebank tags them so). With these layers every whitespace token and
+every such mark gets a zero row, and every word the vectors and predictions
+it would get without them.
 """
 from typing import Callable, List, Optional, Tuple, cast
 
@@ -20,13 +21,14 @@ from spacy.util import registry
 from thinc.api import Model
 from thinc.types import Floats2d, Ints1d
 
-from ..labels import is_mark
+from ..labels import is_unread_mark
 
 
 def word_rows(doc: Doc) -> Optional[numpy.ndarray]:
     """The indices of the doc's words: tokens that are neither whitespace nor
-    punctuation (`labels.is_mark`); None when every token is a word (the
-    common case, which needs no copying)."""
+    punctuation the models never read in training (`labels.is_unread_mark`);
+    None when every token is a word (the common case, which needs no
+    copying)."""
     hidden = not_word_tokens(doc)
     if hidden is None:
         return None
@@ -34,14 +36,14 @@ def word_rows(doc: Doc) -> Optional[numpy.ndarray]:
 
 
 def not_word_tokens(doc: Doc) -> Optional[numpy.ndarray]:
-    """Per token, whether it is whitespace or punctuation; None when no token is."""
+    """Per token, whether it is whitespace or unread punctuation; None when no token is."""
     if not len(doc):
         return None
     columns = doc.to_array([IS_SPACE, IS_PUNCT, ORTH])
     hidden = columns[:, 0] != 0
     strings = doc.vocab.strings
-    for i in numpy.flatnonzero(columns[:, 1]).tolist():  # spaCy's flag first: a mark is made of punctuation characters
-        hidden[i] = hidden[i] or is_mark(strings[int(columns[i, 2])])
+    for i in numpy.flatnonzero(columns[:, 1]).tolist():  # spaCy's flag first: such a mark is made of punctuation characters
+        hidden[i] = hidden[i] or is_unread_mark(strings[int(columns[i, 2])])
     return hidden if hidden.any() else None
 
 
