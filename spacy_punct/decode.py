@@ -153,8 +153,9 @@ def decode(
     Only mark slots take marks (not whitespace, punctuation, or words written
     together with the next one). A slot that already has a mark of the label
     set keeps it with `keep_existing`; otherwise the prediction decides, and a
-    prediction of the class the existing mark counts as keeps that mark (`!`
-    where PERIOD is predicted in the default label set). A run of marks
+    prediction of the class the existing mark counts as keeps that mark, and
+    a mark the label set cannot write stays wherever any mark is predicted
+    (`things: bread`, not `things. Bread`, in the default label set). A run of marks
     standing alone (`why !! london`), or a dash after a word, is always kept.
     With `close_last_sentence`, unless `open_end` (the doc is a piece of a
     text that goes on), the last word ends a sentence: where no
@@ -177,7 +178,8 @@ def decode(
     for i, mark in zip(slots.words, chosen):
         marks[i] = mark
     for i, existing in slots.existing.items():
-        if keep_existing or i in slots.standing or label_set.class_of(existing) == guesses[i]:
+        guess = guesses[i]
+        if keep_existing or i in slots.standing or label_set.class_of(existing) == guess or (guess and not label_set.writes(existing)):
             marks[i] = existing
     if close_end and slots:
         last = slots.words[-1]

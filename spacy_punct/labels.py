@@ -197,6 +197,11 @@ class LabelSet:
         """The index of the class a canonical mark counts as (0 when none fits)."""
         return self._mark_index.get(mark or "", 0)
 
+    def writes(self, mark: Optional[str]) -> bool:
+        """Whether a canonical mark's own class is in the set (`:` is not in
+        the default set, where it only counts as COMMA)."""
+        return MARK_LABELS.get(mark or "") in self._index
+
     def label_of(self, mark: Optional[str]) -> str:
         """The class a canonical mark counts as (EMPTY when none fits)."""
         return self.labels[self.class_of(mark)]

@@ -64,6 +64,21 @@ def test_existing_marks_kept_or_matched(nlp):
     assert decode(doc, probs, LABELS, S(keep_existing=True)).marks == ["!", "", ",", "", "?"]
 
 
+def test_marks_the_label_set_cannot_write_stay_where_a_mark_is_predicted(nlp):
+    doc = nlp("three things: bread; milk! eggs")
+    # PERIOD after "things", COMMA after "bread" and "milk": none of them can write ":" ";" "!"
+    probs = _probs(doc, {1: 2, 3: 1, 5: 1})
+    assert decode(doc, probs, LABELS).marks == ["", ":", "", ";", "", "!", "", ""]
+    # predicted EMPTY: removed, as every mark of the input is
+    assert decode(doc, _probs(doc, {}), LABELS).marks == [""] * len(doc)
+    # a label set that has COLON writes its own decision there
+    five = LabelSet(["EMPTY", "COMMA", "PERIOD", "QUESTION", "COLON"])
+    probs5 = numpy.zeros((len(doc), 5), dtype="f")
+    probs5[:, 0] = 1.0
+    probs5[1] = [0, 0, 1, 0, 0]
+    assert decode(doc, probs5, five).marks[1] == "."
+
+
 def test_add_marks_off_keeps_the_input_marks_and_adds_none(nlp):
     doc = nlp("wow! so, what is it")
     # predictions that would drop "!" and "," and write "?" and a closing mark

@@ -195,8 +195,10 @@ def test_a_standalone_ellipsis_is_kept(nlp):
     for ellipsis in ("...", "…"):
         out = _punctuate(nlp, f"well {ellipsis} i think so", {"well": "COMMA", "so": "PERIOD"}).text
         assert out == f"Well, {ellipsis} I think so."
-    # written onto the word, it is the word's mark, which a prediction replaces
-    assert _punctuate(nlp, "well... i think so", {"well": "COMMA", "so": "PERIOD"}).text == "Well, I think so."
+    # written onto the word, it is the word's mark: the label set cannot write
+    # it, so it stays where a mark is predicted and goes where none is
+    assert _punctuate(nlp, "well... i think so", {"well": "COMMA", "so": "PERIOD"}).text == "Well... I think so."
+    assert _punctuate(nlp, "well... i think so", {"so": "PERIOD"}).text == "Well I think so."
 
 
 def test_a_run_of_marks_standing_alone_is_kept(nlp):
