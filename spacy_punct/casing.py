@@ -6,6 +6,8 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import FrozenSet, Iterable, List, Mapping, Sequence
 
+import spacy
+
 from .languages import language_rules
 
 
@@ -122,6 +124,16 @@ def _word_roles(roles: List[str], texts: Sequence[str], punct: Sequence[bool], s
 def always_capitalised(lang: str) -> FrozenSet[str]:
     """The lower-case words a language always writes with a capital."""
     return language_rules(lang).always_capitalised
+
+
+@lru_cache(maxsize=None)
+def function_words(lang: str) -> FrozenSet[str]:
+    """A language's function words (spaCy's stop words; none for a language
+    spaCy lacks): never a name, so never capitalised mid-sentence."""
+    try:
+        return frozenset(word.lower() for word in spacy.util.get_lang_class(lang).Defaults.stop_words)
+    except ImportError:
+        return frozenset()
 
 
 def written_in_capitals(texts: Iterable[str]) -> bool:

@@ -15,8 +15,8 @@ from spacy.tokens import Doc, Span
 from thinc.types import Ints2d
 
 from .languages import language_rules
-from .words import TokenTable, mark_slots, token_table
-from .casing import FIRST, FIXED, PART, WHOLE, always_capitalised, capitalise, case_roles, decapitalise, is_symbol, written_in_capitals
+from .words import MarkSlots, TokenTable, mark_slots, token_table
+from .casing import FIRST, FIXED, PART, WHOLE, always_capitalised, capitalise, case_roles, decapitalise, function_words, is_symbol, written_in_capitals
 from .decode import Decisions, sentence_starts
 from .extensions import (
     copy_doc_extension_values,
@@ -100,6 +100,8 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
     has_word = not (len(table) and starts[0])
     n_tokens = len(table)
     whole_forms = _hyphenated_forms(table, roles, cased)
+    function = function_words(table.lang)
+    after_closing = _after_closing(slots)
     for i, (text, spaced, is_space, is_punct) in enumerate(zip(table.texts, table.spaced, table.is_space, table.punct)):
         if i in dropped:
             if spaces and not spaces[-1]:
@@ -112,7 +114,9 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
             role = roles[i]
             if role == WHOLE or (recase and role != FIXED):
                 form = cased[i]
-                if form is not None and (recase or text == text.lower()):
+                # a closing quote reads to the encoder as a sentence's end: a
+                # function word after it takes no capital unless a sentence starts
+                if form is not None and (recase or text == text.lower()) and not (i in after_closing and text.lower() in function):
                     text = form
                 if (not has_word and not _has_digit(text)) or text.lower() in always_upper:
                     text = capitalise(text)  # not `v2`, `mp3`: a version or a code keeps its case
@@ -133,6 +137,16 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
             spaces[-1] = after in _SPACED_MARKS
             plan.add(written_marks.get(after, after), spaced, -1, "", False)
     return plan
+
+
+def _after_closing(slots: MarkSlots) -> Set[int]:
+    """The words right after a closing quote or bracket written onto the word
+    before (`"hello" and`)."""
+    words = slots.words
+    return {
+        words[k + 1] for k in range(len(words) - 1)
+        if slots.anchor(words[k]) != words[k] and words[k] not in slots.abbreviations
+    }
 
 
 def _has_digit(text: str) -> bool:

@@ -278,3 +278,12 @@ def test_a_language_writes_its_own_full_stop_and_keeps_the_inputs():
     assert rewrite_doc(doc).text == "আমি ভাত খাই। তুমি কোথায়?"
     doc = _marked(bangla, "আমি ভাত খাই. তুমি", {2: ".", 4: "."})  # a `.` written in the input stays `.`
     assert rewrite_doc(doc).text == "আমি ভাত খাই. তুমি।"
+
+
+def test_a_function_word_after_a_closing_quote_takes_no_capital_mid_sentence(nlp):
+    """`She said, "Hello", And left.`: the encoder reads the closing quote as a sentence's end."""
+    # she said " hello " and left (tokens 0-6); the truecaser wrote `Hello` and `And`
+    assert _truecased(nlp, 'she said "hello" and left', {3: "Hello", 5: "And"}, {3: ","}) == 'She said "Hello", and left'
+    # a name keeps its capital there, and a sentence that starts there its own
+    assert _truecased(nlp, 'she said "hello" anna left', {3: "Hello", 5: "Anna"}, {3: ","}) == 'She said "Hello", Anna left'
+    assert _truecased(nlp, 'she said "hello" and left', {3: "Hello", 5: "And"}, {3: "."}) == 'She said "Hello". And left'
