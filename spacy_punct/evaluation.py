@@ -16,6 +16,7 @@ from spacy.training import Example
 from .align import gold_classes
 from .extensions import register_extensions, set_token_values
 from .decode import DecisionSettings
+from .labels import is_mark, is_replaceable
 from .languages import language_entry
 from .pipelines import find_punctuator, settings_cfg
 from .rewrite import rewrite_doc
@@ -62,18 +63,31 @@ def with_gold_marks(nlp: Language, examples: List[Example]) -> List[Example]:
     return marked
 
 
-def punctuated_examples(nlp: Language, data: Union[str, Path], lowercase: bool = True) -> List[Example]:
+def punctuated_examples(
+    nlp: Language, data: Union[str, Path], lowercase: bool = True, replaceable: bool = True
+) -> List[Example]:
     """Examples whose input is each document as written, punctuation and all
-    (its tokens lower-cased with `lowercase`), against the gold form of the
-    same document: the case of punctuated text to restore."""
+    (its tokens lower-cased with `lowercase`; without `replaceable`, the
+    marks a prediction may replace removed, `,` `.` `?` `:` and the like,
+    but quotes, brackets and dashes kept), against the gold form of the same
+    document: the case of punctuated text to restore, or the text to
+    punctuate that carries its writer's quotes."""
     examples = []
     for doc in read_docbins(data, nlp.vocab):
         spaces = [bool(token.whitespace_) for token in doc]
         # the reference without the test set's part-of-speech tags, so that
         # both sides tell marks from words by their characters
         written = Doc(nlp.vocab, words=[token.text for token in doc], spaces=spaces)
-        words = [token.text.lower() if lowercase else token.text for token in doc]
-        predicted = Doc(nlp.vocab, words=words, spaces=spaces)
+        words: List[str] = []
+        kept_spaces: List[bool] = []
+        for token in doc:
+            if not replaceable and is_mark(token.text) and is_replaceable(token.text):
+                if kept_spaces:  # `hello, world`: the space after the comma goes to `hello`
+                    kept_spaces[-1] = kept_spaces[-1] or bool(token.whitespace_)
+                continue
+            words.append(token.text.lower() if lowercase else token.text)
+            kept_spaces.append(bool(token.whitespace_))
+        predicted = Doc(nlp.vocab, words=words, spaces=kept_spaces)
         examples.append(Example(predicted, gold_doc(nlp.vocab, word_records(written))))
     return examples
 
@@ -93,6 +107,7 @@ def evaluate(
     spoken_numbers: bool = False,
     gold_marks: bool = False,
     input_marks: bool = False,
+    keep_quotes: bool = False,
     seed: int = 0,
     progress: Optional[Callable[[int], None]] = None,
 ) -> Dict[str, Any]:
@@ -115,6 +130,9 @@ def evaluate(
     input_marks: the pipeline reads each document with its punctuation
         (lower-cased, or as written) and adds no mark (`add_marks` off): its
         case scores are those of truecasing punctuated text.
+    keep_quotes: the pipeline reads each document with the marks a
+        prediction never replaces (quotes, brackets, dashes) and punctuates
+        it: the scores of text that carries its writer's quotes.
     progress: called with the number of words of each document done.
     """
     if not 0.0 <= asr_noise <= 1.0:
@@ -133,11 +151,12 @@ def evaluate(
             create_case_noise_augmenter(upper=float(input_case == "upper"), title=float(input_case == "title"), natural=0.0)
         )
     augmenter = create_chained_augmenters(*augmenters) if augmenters else None
-    if input_marks:
-        if augmenter is not None or max_length or gold_marks:
-            raise ValueError("input_marks reads whole documents as written: give no asr_noise, spoken_numbers, max_length, "
-                             "gold_marks, or upper or title input case.")
-        examples = punctuated_examples(nlp, data, lowercase=input_case == "lower")
+    if input_marks or keep_quotes:
+        option = "input_marks" if input_marks else "keep_quotes"
+        if augmenter is not None or max_length or gold_marks or (input_marks and keep_quotes):
+            raise ValueError(f"{option} reads whole documents as written: give no asr_noise, spoken_numbers, max_length, "
+                             "gold_marks, input_marks with keep_quotes, or upper or title input case.")
+        examples = punctuated_examples(nlp, data, lowercase=input_case == "lower", replaceable=input_marks)
     else:
         random.seed(seed)
         corpus = PunctCorpus(data, lowercase=input_case != "written", max_length=max_length, augmenter=augmenter)
@@ -156,6 +175,8 @@ def evaluate(
         result["gold_marks"] = True
     if input_marks:
         result["input_marks"] = True
+    if keep_quotes:
+        result["keep_quotes"] = True
     return result
 
 

@@ -52,3 +52,22 @@ def test_evaluate_reads_the_input_in_the_case_asked(trained, corpus_path, monkey
         first = seen[0].split()[:3]
         assert first == {"lower": ["so", "how", "was"], "upper": ["SO", "HOW", "WAS"],
                          "title": ["So", "How", "Was"], "written": ["So", "how", "was"]}[case]
+
+
+def test_evaluate_with_the_writer_s_quotes_kept(trained, tmp_path, monkeypatch):
+    from spacy.tokens import DocBin
+
+    path = tmp_path / "quotes.spacy"
+    DocBin(docs=[trained.make_doc('She said: "Hello, you." (Then) she left - fast.')]).to_disk(path)
+    seen = []
+    punctuator = trained.get_pipe("punctuator")
+    predict = punctuator.predict
+    monkeypatch.setattr(punctuator, "predict", lambda docs: seen.extend(doc.text for doc in docs) or predict(docs))
+    result = evaluate(trained, path, keep_quotes=True)
+    # the marks a prediction replaces are gone, their spaces kept; quotes, brackets and dashes stay
+    assert seen == ['she said "hello you" (then) she left - fast']
+    assert result["keep_quotes"] and result["words"] == 8
+    with pytest.raises(ValueError, match="keep_quotes"):
+        evaluate(trained, path, keep_quotes=True, asr_noise=0.1)
+    with pytest.raises(ValueError, match="input_marks"):
+        evaluate(trained, path, keep_quotes=True, input_marks=True)

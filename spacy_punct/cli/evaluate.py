@@ -48,6 +48,9 @@ def evaluate(
     input_marks: bool = typer.Option(
         False, help="Read each document with its punctuation and add no mark (--case-only): the truecaser scored on punctuated text."
     ),
+    keep_quotes: bool = typer.Option(
+        False, help="Read each document with its quotes, brackets and dashes (the marks no prediction replaces) and punctuate it."
+    ),
     seed: int = typer.Option(0, help="Seed of the simulated recognition errors."),
     window: int = typer.Option(0, min=0, help=WINDOW_HELP),
     stride: int = typer.Option(0, min=0, help=STRIDE_HELP),
@@ -68,13 +71,14 @@ def evaluate(
     suffix = (f".asr-noise-{asr_noise:g}" if asr_noise else "") + ("-words" if asr_noise and asr_noise_words else "")
     suffix = (".spoken-numbers" if spoken_numbers else "") + suffix
     suffix += (f".{input_case}" if input_case != "lower" else "") + (".gold-marks" if gold_marks else "")
-    suffix += ".input-marks" if input_marks else ""
+    suffix += (".input-marks" if input_marks else "") + (".keep-quotes" if keep_quotes else "")
     for test_set in test_sets:
         bar = tqdm(desc=test_set.name, unit=" words", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False)
         try:
             result = evaluate_pipeline(
                 nlp, test_set, input_case=input_case, max_length=max_length, asr_noise=asr_noise,
-                asr_noise_words=asr_noise_words, spoken_numbers=spoken_numbers, gold_marks=gold_marks, input_marks=input_marks, seed=seed,
+                asr_noise_words=asr_noise_words, spoken_numbers=spoken_numbers, gold_marks=gold_marks, input_marks=input_marks,
+                keep_quotes=keep_quotes, seed=seed,
                 progress=bar.update,
             )
         except ValueError as e:

@@ -64,3 +64,15 @@ def test_evaluate_with_asr_noise(trained, corpus_path, tmp_path):
     with_words = json.loads((tmp_path / "metrics" / "tiny.asr-noise-0.6-words.json").read_text())
     assert with_words["punct_confusion"] != noisy["punct_confusion"]
     assert runner.invoke(app, args + ["--input-case", "shouting"]).exit_code == 1
+
+
+def test_evaluate_with_the_writer_s_quotes_kept(trained, corpus_path, tmp_path):
+    import json
+
+    trained.to_disk(tmp_path / "model")
+    args = ["evaluate", str(tmp_path / "model"), str(corpus_path), "-o", str(tmp_path / "metrics"), "--keep-quotes"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0 and "with keep-quotes" in result.output, result.output
+    assert json.loads((tmp_path / "metrics" / "tiny.keep-quotes.json").read_text())["keep_quotes"]
+    refused = runner.invoke(app, args + ["--input-marks"])
+    assert refused.exit_code == 1 and "keep_quotes" in refused.output and "Traceback" not in refused.output
