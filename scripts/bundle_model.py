@@ -117,6 +117,9 @@ def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]
         nlp = load_pipeline(model, config=overrides)
     if int8:
         add_quantizer(nlp, keep_float=keep_float)
+    if output.name.startswith(f"{nlp.lang}_"):
+        # `en_punct_trf`: the name its scores and card are filed under, whatever the run was called
+        nlp.meta["name"] = output.name[len(nlp.lang) + 1 :]
     if output.exists():
         shutil.rmtree(output)
     nlp.to_disk(output)

@@ -206,3 +206,22 @@ def test_a_bundled_pipeline_is_scored_on_the_test_sets_its_language_lists(tmp_pa
     # a candidate bundle in a folder of its own is scored as its name's language
     candidate = bundle_model.evaluate_commands(str(tmp_path / "cand" / "en_punct_trf"), Path("m"), 1, corpus=tmp_path)
     assert [Path(command[3]).name for command in candidate] == [name for name, _ in sets]
+
+
+def test_a_bundle_is_filed_under_its_folder_s_name(trained, tmp_path):
+    """bundle_model.py pipeline: the scores and card of `en_punct_x` are found
+    by the meta's name, whatever the trained run's meta called it."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).parent.parent
+    spec = importlib.util.spec_from_file_location("bundle_model", root / "scripts" / "bundle_model.py")
+    bundle_model = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bundle_model)
+    trained.meta["name"] = "some_run"
+    trained.to_disk(tmp_path / "run")
+    bundle_model.bundle_pipeline(tmp_path / "run", tmp_path / "en_punct_x", int8=False, keep_float=[], stride=0)
+    assert json.loads((tmp_path / "en_punct_x" / "meta.json").read_text())["name"] == "punct_x"
+    bundle_model.bundle_pipeline(tmp_path / "run", tmp_path / "candidate", int8=False, keep_float=[], stride=0)
+    assert json.loads((tmp_path / "candidate" / "meta.json").read_text())["name"] == "some_run"
