@@ -122,6 +122,7 @@ def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]
         nlp.meta["name"] = output.name[len(nlp.lang) + 1 :]
     if output.exists():
         shutil.rmtree(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
     size = sum(path.stat().st_size for path in output.rglob("*") if path.is_file())
     print(f"Bundled {model} as {output} ({size / 1e6:.1f} MB)")

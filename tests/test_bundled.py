@@ -223,5 +223,5 @@ def test_a_bundle_is_filed_under_its_folder_s_name(trained, tmp_path):
     trained.to_disk(tmp_path / "run")
     bundle_model.bundle_pipeline(tmp_path / "run", tmp_path / "en_punct_x", int8=False, keep_float=[], stride=0)
     assert json.loads((tmp_path / "en_punct_x" / "meta.json").read_text())["name"] == "punct_x"
-    bundle_model.bundle_pipeline(tmp_path / "run", tmp_path / "candidate", int8=False, keep_float=[], stride=0)
-    assert json.loads((tmp_path / "candidate" / "meta.json").read_text())["name"] == "some_run"
+    bundle_model.bundle_pipeline(tmp_path / "run", tmp_path / "new" / "candidate", int8=False, keep_float=[], stride=0)
+    assert json.loads((tmp_path / "new" / "candidate" / "meta.json").read_text())["name"] == "some_run"  # its folder made
