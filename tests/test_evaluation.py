@@ -5,6 +5,15 @@ from spacy_punct.evaluation import evaluate
 from spacy_punct.training.corpus import PunctCorpus
 
 
+def _texts_read(nlp, monkeypatch):
+    """The texts the punctuator will predict on, as a list filled as it reads."""
+    seen = []
+    punctuator = nlp.get_pipe("punctuator")
+    predict = punctuator.predict
+    monkeypatch.setattr(punctuator, "predict", lambda docs: seen.extend(doc.text for doc in docs) or predict(docs))
+    return seen
+
+
 def test_evaluate(trained, corpus_path):
     done = []
     result = evaluate(trained, corpus_path, progress=done.append)
@@ -29,10 +38,7 @@ def test_evaluate_with_spoken_numbers(trained, tmp_path, monkeypatch):
 
     path = tmp_path / "numbers.spacy"
     DocBin(docs=[trained.make_doc("In 1995, we were 3rd. It cost $5.")]).to_disk(path)
-    seen = []
-    punctuator = trained.get_pipe("punctuator")
-    predict = punctuator.predict
-    monkeypatch.setattr(punctuator, "predict", lambda docs: seen.extend(doc.text for doc in docs) or predict(docs))
+    seen = _texts_read(trained, monkeypatch)
     assert evaluate(trained, path, spoken_numbers=True)["words"] == 11
     assert seen == ["in nineteen ninety five we were third it cost five dollars"]
     trained.lang = "hu"
@@ -41,10 +47,7 @@ def test_evaluate_with_spoken_numbers(trained, tmp_path, monkeypatch):
 
 
 def test_evaluate_reads_the_input_in_the_case_asked(trained, corpus_path, monkeypatch):
-    seen = []
-    punctuator = trained.get_pipe("punctuator")
-    predict = punctuator.predict
-    monkeypatch.setattr(punctuator, "predict", lambda docs: seen.extend(doc.text for doc in docs) or predict(docs))
+    seen = _texts_read(trained, monkeypatch)
     for case in ("lower", "upper", "title", "written"):
         seen.clear()
         result = evaluate(trained, corpus_path, input_case=case)
@@ -59,10 +62,7 @@ def test_evaluate_with_the_writer_s_quotes_kept(trained, tmp_path, monkeypatch):
 
     path = tmp_path / "quotes.spacy"
     DocBin(docs=[trained.make_doc('She said: "Hello, you." (Then) she left - fast.')]).to_disk(path)
-    seen = []
-    punctuator = trained.get_pipe("punctuator")
-    predict = punctuator.predict
-    monkeypatch.setattr(punctuator, "predict", lambda docs: seen.extend(doc.text for doc in docs) or predict(docs))
+    seen = _texts_read(trained, monkeypatch)
     result = evaluate(trained, path, keep_quotes=True)
     # the marks a prediction replaces are gone, their spaces kept; quotes, brackets and dashes stay
     assert seen == ['she said "hello you" (then) she left - fast']
