@@ -1,15 +1,17 @@
 """Graft a trained pipeline's encoder onto another cut of the same pretrained
-encoder: write a Hugging Face folder with the other cut's shape (more layers,
-other word pieces) holding the trained weights wherever the two share them.
+encoder: write a Hugging Face folder with the other cut's shape (more or
+fewer layers, other word pieces) holding the trained weights wherever the two
+share them.
 
     python scripts/graft_encoder.py training/bn_e5_soup/model-last \
         encoders/e5-bn-l8 encoders/e5-bn-l8-warm
 
-Each trained layer goes to the layer of the same number (higher layers stay
-as pretrained), and each word piece's trained embedding to the same piece's
-row (pieces only the other cut has stay as pretrained). Train on the result
-with `--components.transformer.model.name <output>` and
-`spacy_punct.warm_start.v1` for the heads alone (`components ["punctuator"]`).
+Each trained layer goes to the layer of the same number (higher layers of a
+deeper cut stay as pretrained; trained layers above a shallower cut's top are
+left out), and each word piece's trained embedding to the same piece's row
+(pieces only the other cut has stay as pretrained). Train on the result with
+`--components.transformer.model.name <output>` and
+`spacy_punct.warm_start.v1` for the heads alone (`skip ["transformer"]`).
 """
 import shutil
 import sys
@@ -28,6 +30,11 @@ def _n_layers(state) -> int:
     return sum(1 for key in state if key.startswith("encoder.layer.") and key.endswith("attention.self.query.weight"))
 
 
+def _layer(key: str) -> int:
+    """The layer a weight belongs to (-1: none, such as the embeddings)."""
+    return int(key.split(".")[2]) if key.startswith("encoder.layer.") else -1
+
+
 def main(
     pipeline: Path = typer.Argument(..., help="A trained pipeline whose encoder gives its weights"),
     other: Path = typer.Argument(..., help="A Hugging Face folder: another cut of the same encoder"),
@@ -44,10 +51,8 @@ def main(
     target = AutoModel.from_pretrained(other)
     state = target.state_dict()
     n_trained, n_other = _n_layers(trained), target.config.num_hidden_layers
-    if n_other < n_trained:
-        sys.exit(f"{other} has {n_other} layers, fewer than the trained encoder's {n_trained}")
     for key, value in trained.items():
-        if key == WORD_EMBEDDINGS:
+        if key == WORD_EMBEDDINGS or _layer(key) >= n_other:
             continue
         if key not in state or state[key].shape != value.shape:
             sys.exit(f"{other} does not match the trained encoder at {key} (another encoder?)")
@@ -62,7 +67,7 @@ def main(
     for item in other.iterdir():
         if item.name.startswith(("tokenizer", "special_tokens", "sentencepiece", "vocab")):
             shutil.copy(item, output / item.name)
-    print(f"{output}: layers 1-{n_trained} and {len(shared):,} of {len(rows):,} word pieces from {pipeline}, "
+    print(f"{output}: layers 1-{min(n_trained, n_other)} and {len(shared):,} of {len(rows):,} word pieces from {pipeline}, "
           f"the rest as in {other} ({n_other} layers)")
 
 

@@ -73,11 +73,22 @@ def test_more_layers_and_other_pieces(trained, tmp_path):
     assert (tmp_path / "out" / "tokenizer.json").exists()
 
 
-def test_refuses_an_existing_output_and_fewer_layers(trained, tmp_path):
+def test_fewer_layers_keep_the_lowest_trained_ones(trained, tmp_path):
+    pipeline, vocab, state = trained
+    done = _run(pipeline, _cut(tmp_path / "shallow", vocab, layers=1, seed=1), tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    assert "layers 1-1 and" in done.stdout
+    grafted = BertModel.from_pretrained(tmp_path / "out")
+    assert grafted.config.num_hidden_layers == 1
+    combined = grafted.state_dict()
+    assert not any(key.startswith("encoder.layer.1.") for key in combined)
+    for key, value in combined.items():
+        if key in state:
+            torch.testing.assert_close(value, state[key])
+
+
+def test_refuses_an_existing_output(trained, tmp_path):
     pipeline, vocab, _ = trained
     (tmp_path / "taken").mkdir()
     done = _run(pipeline, _cut(tmp_path / "same", vocab, layers=2, seed=1), tmp_path / "taken")
     assert done.returncode == 1 and done.stderr.strip() == f"{tmp_path / 'taken'} exists: choose another output folder"
-    done = _run(pipeline, _cut(tmp_path / "shallow", vocab, layers=1, seed=1), tmp_path / "out")
-    assert done.returncode == 1 and "fewer than the trained encoder's 2" in done.stderr
-    assert not (tmp_path / "out").exists()

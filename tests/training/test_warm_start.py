@@ -51,3 +51,21 @@ def test_warm_start_from_a_pipeline_without_the_trained_components_says_so(tiny_
     nlp = trf_pipeline(tiny_bert, cpu_precision="float32")
     with pytest.raises(WarmStartError, match="has none of this pipeline's trained components"):
         warm_start(nlp, str(tmp_path / "blank"))
+
+
+def test_warm_start_skips_the_components_named(tiny_bert, tmp_path):
+    import torch
+
+    from spacy_punct.hf_models import hf_models
+
+    saved, examples = _trained_and_saved(tiny_bert, tmp_path)
+    fresh = trf_pipeline(tiny_bert, cpu_precision="float32")
+    fresh.initialize(lambda: examples)
+    encoder = {key: value.clone() for key, value in dict(hf_models(fresh))["transformer"].state_dict().items()}
+    assert warm_start(fresh, str(tmp_path / "stage1"), skip=["transformer"]) == ["punctuator"]
+    kept = dict(hf_models(fresh))["transformer"].state_dict()
+    assert all(torch.equal(kept[key], value) for key, value in encoder.items())
+    trained = dict(hf_models(saved))["transformer"].state_dict()
+    assert not all(torch.equal(kept[key], trained[key]) for key in encoder)
+    head = saved.get_pipe("punctuator").to_bytes(exclude=["vocab"])
+    assert fresh.get_pipe("punctuator").to_bytes(exclude=["vocab"]) == head
