@@ -168,6 +168,21 @@ def set_threads_or_fail(threads: int) -> None:
         fail(str(e))
 
 
+GPU_HELP = "GPU id to load the pipeline on, or -1 for the CPU."
+
+
+def use_gpu_or_fail(gpu_id: int) -> None:
+    """Run what is loaded next on GPU `gpu_id` (-1: the CPU), or fail in one line."""
+    if gpu_id < 0:
+        return
+    import spacy
+
+    try:
+        spacy.require_gpu(gpu_id)
+    except (ValueError, ImportError) as e:
+        fail(f"GPU {gpu_id} is not available ({' '.join(str(e).split())}).")
+
+
 def write_failed(path: Optional[Path], error: OSError) -> NoReturn:
     """Fail on an output that could not be written (a full disk), in one line."""
     where = path if path is not None else "standard output"

@@ -7,8 +7,8 @@ from spacy.tokens import Doc, DocBin
 
 from ..threads import DEFAULT_THREADS
 from ..word_records import read_docbins, write_docbin_parts
-from ._util import (STRIDE_HELP, THREADS_HELP, WINDOW_HELP, app, apply_transformer_settings, fail, load_or_fail,
-                    prepare_output, prepare_output_folder, progress_bar, set_threads_or_fail)
+from ._util import (GPU_HELP, STRIDE_HELP, THREADS_HELP, WINDOW_HELP, app, apply_transformer_settings, fail, load_or_fail,
+                    prepare_output, prepare_output_folder, progress_bar, set_threads_or_fail, use_gpu_or_fail)
 
 
 @app.command(short_help="Write a teacher pipeline's class probabilities on training docs.")
@@ -23,6 +23,7 @@ def distill(
     window: int = typer.Option(0, min=0, help=WINDOW_HELP),
     stride: int = typer.Option(0, min=0, help=STRIDE_HELP),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
+    gpu_id: int = typer.Option(-1, help=GPU_HELP),
 ) -> None:
     """Write the teacher's class probabilities on the words of training docs
     (`token._.teacher_probs`), the mean of the teachers' with --ensemble:
@@ -36,6 +37,7 @@ def distill(
     else:
         prepare_output_folder(output, input)
     set_threads_or_fail(threads)
+    use_gpu_or_fail(gpu_id)
     teachers = [load_or_fail(name) for name in [teacher, *ensemble]]
     for nlp in teachers:
         apply_transformer_settings(nlp, window, stride, "")

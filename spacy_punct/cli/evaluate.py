@@ -12,6 +12,7 @@ from ..score_tables import score_table
 from ..threads import DEFAULT_THREADS
 from ._util import (
     CPU_PRECISION_HELP,
+    GPU_HELP,
     STRIDE_HELP,
     THREADS_HELP,
     WINDOW_HELP,
@@ -20,6 +21,7 @@ from ._util import (
     fail,
     load_or_fail,
     set_threads_or_fail,
+    use_gpu_or_fail,
 )
 
 
@@ -56,10 +58,12 @@ def evaluate(
     stride: int = typer.Option(0, min=0, help=STRIDE_HELP),
     cpu_precision: str = typer.Option("", help=CPU_PRECISION_HELP),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
+    gpu_id: int = typer.Option(-1, help=GPU_HELP),
 ) -> None:
     """Score a pipeline on test sets: per-class P/R/F1, micro and macro F1,
     slot error rate, confusion matrix, sentence boundaries and speed."""
     set_threads_or_fail(threads)
+    use_gpu_or_fail(gpu_id)
     nlp = load_or_fail(model)
     apply_transformer_settings(nlp, window, stride, cpu_precision)
     test_sets = sorted(data.glob("*.spacy")) if data.is_dir() else [data]

@@ -76,3 +76,17 @@ def test_evaluate_with_the_writer_s_quotes_kept(trained, corpus_path, tmp_path):
     assert json.loads((tmp_path / "metrics" / "tiny.keep-quotes.json").read_text())["keep_quotes"]
     refused = runner.invoke(app, args + ["--input-marks"])
     assert refused.exit_code == 1 and "keep_quotes" in refused.output and "Traceback" not in refused.output
+
+
+def test_a_gpu_that_is_not_there_is_one_line(corpus_path, tmp_path):
+    import pytest
+    from thinc.util import has_cupy_gpu
+
+    if has_cupy_gpu:
+        pytest.skip("a GPU is there")
+    for command in (["evaluate", "en_punct_sm", str(corpus_path)],
+                    ["distill", "en_punct_sm", str(corpus_path), str(tmp_path / "out")]):
+        result = runner.invoke(app, command + ["--gpu-id", "0"])
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith("Error: GPU 0 is not available") and len(result.output.splitlines()) == 1
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
