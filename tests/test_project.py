@@ -58,3 +58,16 @@ def test_running_the_project_changes_no_tracked_file():
     assert tracked == ""
     ignored = subprocess.run(["git", "check-ignore", "-q", "project.lock"], cwd=ROOT)
     assert ignored.returncode == 0
+
+
+def test_more_training_options_come_from_the_environment(monkeypatch):
+    """A --vars value cannot hold "--" (spaCy's parser drops it), so extra
+    options for spacy-punct train come from SPACY_PUNCT_TRAIN_ARGS."""
+    extra = "--training.max_steps 8000 --system.seed 3"
+    monkeypatch.setenv("SPACY_PUNCT_TRAIN_ARGS", extra)
+    commands = {command["name"]: command for command in load_project_config(ROOT)["commands"]}
+    for name in ("train", "train-e5-stage", "train-e5-layers"):
+        assert commands[name]["script"][-1].endswith(" " + extra), name
+    monkeypatch.delenv("SPACY_PUNCT_TRAIN_ARGS")
+    commands = {command["name"]: command for command in load_project_config(ROOT)["commands"]}
+    assert "max_steps" not in commands["train"]["script"][-1]
