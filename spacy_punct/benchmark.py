@@ -56,16 +56,19 @@ def compare_speeds(
     batch_size: int = 64,
     rounds: int = 3,
     progress: Optional[Callable[[int], None]] = None,
+    n_process: int = 1,
 ) -> Dict[str, float]:
     """The best words/s of each pipeline over `rounds` rounds, each round
-    timing every pipeline once in turn; `progress` is called with 1 after each
-    timing."""
-    if rounds < 1 or batch_size < 1:
-        raise ValueError(f"Need rounds >= 1 and batch_size >= 1, not {rounds} and {batch_size}.")
+    timing every pipeline once in turn (`nlp.pipe` with `n_process`, the
+    workers' start included); `progress` is called with 1 after each timing."""
+    if rounds < 1 or batch_size < 1 or n_process < 1:
+        raise ValueError(
+            f"Need rounds >= 1, batch_size >= 1 and n_process >= 1, not {rounds}, {batch_size} and {n_process}."
+        )
     best = dict.fromkeys(pipelines, 0.0)
     for _ in range(rounds):
         for name, nlp in pipelines.items():
-            best[name] = max(best[name], words_per_second(nlp, lines, batch_size))
+            best[name] = max(best[name], words_per_second(nlp, lines, batch_size, n_process))
             if progress is not None:
                 progress(1)
     return best

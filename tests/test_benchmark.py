@@ -52,3 +52,5 @@ def test_every_pipeline_is_timed_each_round():
     assert count_words(lines) == 180 and words_per_second(pipelines["a"], lines, 8) > 0
     with pytest.raises(ValueError, match="rounds >= 1"):
         compare_speeds(pipelines, lines, rounds=0)
+    with pytest.raises(ValueError, match="n_process >= 1"):
+        compare_speeds(pipelines, lines, n_process=0)

@@ -31,6 +31,10 @@ def benchmark(
     rounds: int = typer.Option(3, min=1, help="Time each pipeline this many times, in turn; the best counts."),
     cpu_precision: str = typer.Option("", help=CPU_PRECISION_HELP),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
+    processes: int = typer.Option(
+        1, min=1, help="Worker processes of nlp.pipe (n_process), one torch thread each; with more than 1, "
+        "--threads stays 1.",
+    ),
     encoding: Optional[str] = typer.Option(None, help=ENCODING_HELP),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Also write the results as JSON here."),
 ) -> None:
@@ -42,6 +46,8 @@ def benchmark(
 
     if len(set(models)) < len(models):
         fail("a pipeline is named twice: name each once.")
+    if processes > 1 and threads != 1:
+        fail(f"--processes {processes} runs one torch thread in each process: leave --threads at 1.")
     prepare_output(output, data)
     set_threads_or_fail(threads)
     pipelines = {model: load_or_fail(model) for model in models}
@@ -57,10 +63,12 @@ def benchmark(
     except (ValueError, OSError) as e:
         fail(str(e))
     n_words = count_words(lines)
-    typer.echo(f"{data}: {len(lines)} lines, {n_words} words; threads {threads}, batch {batch_size}, best of {rounds}")
+    workers = f"{processes} processes of 1 thread" if processes > 1 else f"threads {threads}"
+    typer.echo(f"{data}: {len(lines)} lines, {n_words} words; {workers}, batch {batch_size}, best of {rounds}")
     bar = tqdm(total=rounds * len(models), desc="timings", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False)
     try:
-        speeds = compare_speeds(pipelines, lines, batch_size=batch_size, rounds=rounds, progress=bar.update)
+        speeds = compare_speeds(pipelines, lines, batch_size=batch_size, rounds=rounds, progress=bar.update,
+                                n_process=processes)
     except ValueError as e:
         fail(str(e))
     finally:
@@ -71,7 +79,8 @@ def benchmark(
     typer.echo("\n".join(rows))
     if output:
         result = {
-            "data": str(data), "lines": len(lines), "words": n_words, "threads": threads, "batch_size": batch_size,
+            "data": str(data), "lines": len(lines), "words": n_words, "threads": threads, "processes": processes,
+            "batch_size": batch_size,
             "rounds": rounds, "words_per_second": speeds,
         }
         output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")

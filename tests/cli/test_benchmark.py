@@ -31,3 +31,17 @@ def test_benchmark(trained, corpus_path, tmp_path):
     assert "no punctuator" in runner.invoke(app, ["benchmark", str(corpus_path), str(blank)]).output
     no_rounds = runner.invoke(app, ["benchmark", str(corpus_path), model, "--rounds", "0"])
     assert no_rounds.exit_code == 2 and "lines" not in no_rounds.output
+
+
+def test_benchmark_in_worker_processes(trained, corpus_path, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    model = str(tmp_path / "model")
+    out = tmp_path / "speed.json"
+    args = ["benchmark", str(corpus_path), model, "--words-per-line", "10", "--rounds", "1", "--batch-size", "2"]
+    result = runner.invoke(app, args + ["--processes", "2", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "70 words; 2 processes of 1 thread, batch 2, best of 1" in result.output
+    saved = json.loads(out.read_text())
+    assert saved["processes"] == 2 and saved["words_per_second"][model] > 0
+    both = runner.invoke(app, args + ["--processes", "2", "--threads", "2"])
+    assert both.exit_code == 1 and "leave --threads at 1" in both.output
