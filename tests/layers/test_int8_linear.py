@@ -1,7 +1,12 @@
 """int8 linear layers: each token quantized on its own, inputs shared by layers."""
+import pickle
+
+import pytest
 import torch
 
-from spacy_punct.layers.int8_linear import TokenInt8Linear, int8_copy, quantize_rows
+from spacy_punct.layers.int8_linear import (
+    EXACT_SPAN, TokenInt8Linear, float_integer_product, int8_copy, int8_products_are_fast, quantize_rows
+)
 
 
 def test_each_row_is_quantized_with_its_own_scale():
@@ -31,7 +36,8 @@ def test_layers_reading_one_input_quantize_it_once_and_see_changes_to_it(monkeyp
     assert quantized["query"].inputs is quantized["key"].inputs
     quantizations = []
     monkeypatch.setattr(
-        "spacy_punct.layers.int8_linear.quantize_rows", lambda rows: quantizations.append(rows) or quantize_rows(rows)
+        "spacy_punct.layers.int8_linear.quantize_rows",
+        lambda rows, *dtype: quantizations.append(rows) or quantize_rows(rows, *dtype),
     )
     x = torch.randn(3, 16)
     key_alone = TokenInt8Linear(model["key"])
@@ -43,3 +49,38 @@ def test_layers_reading_one_input_quantize_it_once_and_see_changes_to_it(monkeyp
     assert len(quantizations) == 4
     quantized["key"](x.clone())  # an equal tensor, but another one
     assert len(quantizations) == 5
+
+
+@pytest.mark.parametrize("width", [16, 384, EXACT_SPAN, EXACT_SPAN + 1, 1536, 3 * EXACT_SPAN + 7])
+def test_the_float_product_of_int8_values_is_the_integer_product_to_the_bit(width):
+    torch.manual_seed(width)
+    rows = torch.randint(-127, 128, (24, width), dtype=torch.int8)
+    weight = torch.randint(-127, 128, (width, 40), dtype=torch.int8)
+    rows[0], rows[1], weight[:, 0] = 127, -127, 127  # the largest sums the int8 range allows
+    expected = torch._int_mm(rows, weight).float()
+    assert torch.equal(float_integer_product(rows.float(), weight.float()), expected)
+
+
+def test_a_layer_gives_the_same_numbers_with_either_product(monkeypatch):
+    torch.manual_seed(0)
+    linear = torch.nn.Linear(1536, 64)
+    x = torch.randn(3, 20, 1536) * 4
+    outputs = []
+    for fast in (True, False):
+        monkeypatch.setattr("spacy_punct.layers.int8_linear.int8_products_are_fast", lambda: fast)
+        outputs.append(TokenInt8Linear(linear)(x))
+    assert torch.equal(outputs[0], outputs[1])
+    assert isinstance(int8_products_are_fast(), bool)
+
+
+def test_the_float_weights_follow_the_int8_buffer_and_are_not_pickled(monkeypatch):
+    monkeypatch.setattr("spacy_punct.layers.int8_linear.int8_products_are_fast", lambda: False)
+    torch.manual_seed(0)
+    layer, other = TokenInt8Linear(torch.nn.Linear(32, 8)), TokenInt8Linear(torch.nn.Linear(32, 8))
+    x = torch.randn(5, 32)
+    layer(x)
+    assert layer._float_weight is not None
+    copy = pickle.loads(pickle.dumps(layer))
+    assert copy._float_weight is None and torch.equal(copy(x), layer(x))
+    layer.load_state_dict(other.state_dict())  # copied into the buffers in place
+    assert torch.equal(layer(x), other(x))
