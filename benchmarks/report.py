@@ -364,7 +364,9 @@ def side_by_side_section(speed_files: Sequence[Path]) -> List[str]:
     for path in speed_files:
         run = load(path)
         names = list(run["words_per_second"])
-        lines += [f"`{path.name}`: {run['threads']} thread{'s' if run['threads'] > 1 else ''}.", "",
+        host = run.get("machine")
+        on = f", {host['cpu']}, the int8 layers' products in {host['int8_products']}" if host else ""
+        lines += [f"`{path.name}`: {run['threads']} thread{'s' if run['threads'] > 1 else ''}{on}.", "",
                   "| pipeline | words/s |", "|---|---:|"]
         lines += [f"| {name} | {run['words_per_second'][name]:,.0f} |" for name in names] + [""]
     return lines

@@ -11,7 +11,7 @@ one line through each bundled English pipeline.
 import argparse
 import json
 from pathlib import Path
-from typing import Dict
+from typing import Dict, List
 
 from generated import write_between
 
@@ -61,9 +61,22 @@ def check_contention(by_threads: Dict[int, Dict[str, float]]) -> None:
                 )
 
 
+def machines() -> str:
+    """The machines the speed files were measured on, in words (the CPU and
+    how the int8 layers computed their products on it), each named once."""
+    seen: List[str] = []
+    for path in sorted(SPEEDS.glob("*.json")):
+        host = json.loads(path.read_text(encoding="utf8")).get("machine")
+        words = f"{host['cpu']}, the int8 layers' products in {host['int8_products']}" if host else "not recorded"
+        if words not in seen:
+            seen.append(words)
+    return "; ".join(seen)
+
+
 def table() -> str:
     """One row per bundled pipeline, scored on its language's headline test set
-    (the first of the language registry's test sets)."""
+    (the first of the language registry's test sets), and the machine its
+    speeds were measured on."""
     by_threads = speeds()
     registry = [name for lang in LANGUAGES for name in LANGUAGES[lang].pipelines]  # in the registry's order
     metas = [(path.parent.name, json.loads(path.read_text(encoding="utf8"))) for path in MODELS.glob("*/meta.json")]
@@ -78,7 +91,7 @@ def table() -> str:
             performance=meta.get("performance", {}), size_mb=size,
             speeds={n: by_threads[n].get(name) for n in by_threads},
         ))
-    return pipelines_table(rows)
+    return f"{pipelines_table(rows)}\n\nSpeeds measured on: {machines()}."
 
 
 def sample() -> str:

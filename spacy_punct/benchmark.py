@@ -1,6 +1,7 @@
 """Words per second of pipelines side by side: the same lines, batch size and
 threads for each, timed in alternating rounds, the best round of each
 counting (other processes sharing the cores only ever slow a round)."""
+import platform
 import time
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Union
@@ -8,6 +9,7 @@ from typing import Callable, Dict, List, Optional, Union
 from spacy.language import Language
 
 from . import textio
+from .layers.int8_linear import int8_products_are_fast
 from .training.corpus import PunctCorpus
 
 
@@ -72,3 +74,22 @@ def compare_speeds(
             if progress is not None:
                 progress(1)
     return best
+
+
+def cpu_name() -> str:
+    """The CPU's model name as the system gives it (Linux: /proc/cpuinfo)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name") and ":" in line:
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def machine() -> Dict[str, str]:
+    """What a speed depends on besides the pipeline: the CPU, and how the int8
+    layers compute their products on it (`layers.int8_linear`)."""
+    products = "int8 instructions" if int8_products_are_fast() else "float32 (no fast int8 product)"
+    return {"cpu": cpu_name(), "int8_products": products}

@@ -54,3 +54,13 @@ def test_every_pipeline_is_timed_each_round():
         compare_speeds(pipelines, lines, rounds=0)
     with pytest.raises(ValueError, match="n_process >= 1"):
         compare_speeds(pipelines, lines, n_process=0)
+
+
+def test_the_machine_names_the_cpu_and_how_int8_products_run(monkeypatch):
+    from spacy_punct import benchmark
+
+    monkeypatch.setattr(benchmark, "int8_products_are_fast", lambda: False)
+    assert benchmark.machine() == {"cpu": benchmark.cpu_name(), "int8_products": "float32 (no fast int8 product)"}
+    monkeypatch.setattr(benchmark, "int8_products_are_fast", lambda: True)
+    assert benchmark.machine()["int8_products"] == "int8 instructions"
+    assert benchmark.cpu_name() not in ("", "unknown")

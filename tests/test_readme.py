@@ -48,3 +48,17 @@ def test_speeds_measured_on_busy_cores_are_refused(tmp_path, monkeypatch):
     (tmp_path / "speed-2.json").write_text(json.dumps(
         {"threads": 2, "words_per_second": {"en_punct_trf": 19_000.0}}), encoding="utf8")
     assert report_readme.speeds()[2]["en_punct_trf"] == 19_000.0
+
+
+def test_the_table_names_the_machines_the_speeds_were_measured_on(tmp_path, monkeypatch):
+    import json
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import report_readme
+
+    host = {"cpu": "Some CPU", "int8_products": "int8 instructions"}
+    for name, machine in (("a", host), ("b", host), ("c", None)):
+        run = {"threads": 1, "words_per_second": {}, **({"machine": machine} if machine else {})}
+        (tmp_path / f"{name}.json").write_text(json.dumps(run), encoding="utf8")
+    monkeypatch.setattr(report_readme, "SPEEDS", tmp_path)
+    assert report_readme.machines() == "Some CPU, the int8 layers' products in int8 instructions; not recorded"

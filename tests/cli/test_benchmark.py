@@ -20,6 +20,7 @@ def test_benchmark(trained, corpus_path, tmp_path):
     saved = json.loads(out.read_text())
     assert saved["words"] == 70 and list(saved["words_per_second"]) == [model, "en"]
     assert all(rate > 0 for rate in saved["words_per_second"].values())
+    assert saved["machine"]["cpu"] and saved["machine"]["int8_products"] in result.output
     twice = runner.invoke(app, ["benchmark", str(corpus_path), model, model])
     assert twice.exit_code == 1 and "named twice" in twice.output
     empty = tmp_path / "empty.txt"
