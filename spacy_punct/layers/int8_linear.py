@@ -25,7 +25,7 @@ import functools
 import re
 import time
 import weakref
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 import torch
 
@@ -62,24 +62,31 @@ def float_integer_product(rows: torch.Tensor, weight: torch.Tensor) -> torch.Ten
 @functools.lru_cache(maxsize=None)
 def int8_products_are_fast() -> bool:
     """Whether `torch._int_mm` is faster than the exact float32 product on
-    this machine (both give the same numbers): the best of three of each on
-    a product of a window's size, measured once a process."""
-    rows = torch.randint(-127, 128, (512, 384), dtype=torch.int8)
+    this machine (both give the same numbers), measured once a process on a
+    product of a few windows' size: the best of three of each, or one integer
+    product where it alone takes more than twice the float32 one."""
+    rows = torch.randint(-127, 128, (256, 384), dtype=torch.int8)
     weight = torch.randint(-127, 128, (384, 384), dtype=torch.int8)
     rows_float, weight_float = rows.float(), weight.float()
 
-    def best_time(product: Any) -> float:
-        times = []
-        for _ in range(3):
-            start = time.perf_counter()
-            product()
-            times.append(time.perf_counter() - start)
-        return min(times)
+    def seconds(product: Callable[[], torch.Tensor]) -> float:
+        start = time.perf_counter()
+        product()
+        return time.perf_counter() - start
+
+    def integer() -> torch.Tensor:
+        return torch._int_mm(rows, weight)
+
+    def float32() -> torch.Tensor:
+        return float_integer_product(rows_float, weight_float)
 
     with torch.no_grad():
-        return best_time(lambda: torch._int_mm(rows, weight)) < best_time(
-            lambda: float_integer_product(rows_float, weight_float)
-        )
+        integer(), float32()  # the first call of each sets up its kernels
+        float_time = min(seconds(float32) for _ in range(3))
+        integer_time = seconds(integer)
+        if integer_time > 2 * float_time:
+            return False
+        return min(integer_time, *(seconds(integer) for _ in range(2))) < float_time
 
 
 class SharedInputs:
