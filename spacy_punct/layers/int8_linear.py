@@ -65,7 +65,7 @@ def int8_products_are_fast() -> bool:
     this machine (both give the same numbers), measured once a process on a
     product of a few windows' size: the best of three of each, or one integer
     product where it alone takes more than twice the float32 one."""
-    rows = torch.randint(-127, 128, (256, 384), dtype=torch.int8)
+    rows = torch.randint(-127, 128, (512, 384), dtype=torch.int8)
     weight = torch.randint(-127, 128, (384, 384), dtype=torch.int8)
     rows_float, weight_float = rows.float(), weight.float()
 
