@@ -80,11 +80,11 @@ that mark){case_note}.
 
 
 def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str], stride: int,
-                    encoder_name: Optional[str] = None, window: int = 0) -> None:
+                    encoder_name: Optional[str] = None, window: int = 0, weight_bits: int = 7) -> None:
     """Write the trained pipeline `model` to `output`, set to close each text's
     last sentence; with `int8`, its encoder's weights stored in int8 and an
     int8 quantizer before it (its linear layers matching `keep_float` left
-    in float32); with `window`, its transformers' windows that many words
+    in float32, the others run with weights of `weight_bits` bits); with `window`, its transformers' windows that many words
     long; with `stride`, one every `stride` words (each word of a long text
     read in window / stride windows); with
     `encoder_name`, the name its config gives its transformers' encoder (a
@@ -116,7 +116,7 @@ def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]
         overrides["components"].update(transformers)
         nlp = load_pipeline(model, config=overrides)
     if int8:
-        add_quantizer(nlp, keep_float=keep_float)
+        add_quantizer(nlp, keep_float=keep_float, weight_bits=weight_bits)
     if output.name.startswith(f"{nlp.lang}_"):
         # `en_punct_trf`: the name its scores and card are filed under, whatever the run was called
         nlp.meta["name"] = output.name[len(nlp.lang) + 1 :]
@@ -206,6 +206,8 @@ def main() -> None:
                           help="a transformer pipeline: its encoder's weights stored in int8, its linear layers run in int8")
     pipeline.add_argument("--keep-float", action="append", default=[], metavar="PATTERN",
                           help="with --int8: linear layers whose names match this regular expression stay float32")
+    pipeline.add_argument("--weight-bits", type=int, default=7, choices=(7, 8),
+                          help="with --int8: the bits of the int8 layers' weights at inference")
     pipeline.add_argument("--window", type=int, default=0,
                           help="a transformer pipeline: words per window (0: as trained)")
     pipeline.add_argument("--stride", type=int, default=0,
@@ -226,7 +228,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "pipeline":
         bundle_pipeline(args.model, args.output, args.int8, args.keep_float, args.stride, args.encoder_name,
-                        args.window)
+                        args.window, args.weight_bits)
     elif args.command == "score":
         commands_run = evaluate_commands(args.pipeline, args.metrics, args.threads)
         if not commands_run:

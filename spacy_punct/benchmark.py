@@ -9,7 +9,7 @@ from typing import Callable, Dict, List, Optional, Union
 from spacy.language import Language
 
 from . import textio
-from .layers.int8_linear import int8_products_are_fast
+from .layers.int8_linear import INT_MM, U8S8, fastest_product, weight_levels
 from .training.corpus import PunctCorpus
 
 
@@ -88,8 +88,13 @@ def cpu_name() -> str:
     return platform.processor() or platform.machine() or "unknown"
 
 
-def machine() -> Dict[str, str]:
-    """What a speed depends on besides the pipeline: the CPU, and how the int8
-    layers compute their products on it (`layers.int8_linear`)."""
-    products = "int8 instructions" if int8_products_are_fast() else "float32 (no fast int8 product)"
-    return {"cpu": cpu_name(), "int8_products": products}
+PRODUCT_NAMES = {
+    INT_MM: "int8 instructions", U8S8: "fbgemm's int8 kernels", "float32": "float32 (no fast int8 product)"
+}
+
+
+def machine(weight_bits: int = 7) -> Dict[str, str]:
+    """What a speed depends on besides the pipeline: the CPU, and how int8
+    layers with weights of `weight_bits` bits (the quantizer's default)
+    compute their products on it (`layers.int8_linear`)."""
+    return {"cpu": cpu_name(), "int8_products": PRODUCT_NAMES[fastest_product(weight_levels(weight_bits))]}

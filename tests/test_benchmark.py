@@ -59,8 +59,10 @@ def test_every_pipeline_is_timed_each_round():
 def test_the_machine_names_the_cpu_and_how_int8_products_run(monkeypatch):
     from spacy_punct import benchmark
 
-    monkeypatch.setattr(benchmark, "int8_products_are_fast", lambda: False)
-    assert benchmark.machine() == {"cpu": benchmark.cpu_name(), "int8_products": "float32 (no fast int8 product)"}
-    monkeypatch.setattr(benchmark, "int8_products_are_fast", lambda: True)
-    assert benchmark.machine()["int8_products"] == "int8 instructions"
+    asked = []
+    for way, words in benchmark.PRODUCT_NAMES.items():
+        monkeypatch.setattr(benchmark, "fastest_product", lambda levels, way=way: asked.append(levels) or way)
+        assert benchmark.machine() == {"cpu": benchmark.cpu_name(), "int8_products": words}
+    assert benchmark.machine(weight_bits=8)["int8_products"] == benchmark.PRODUCT_NAMES["float32"]
+    assert asked == [63, 63, 63, 127]  # the quantizer's default weights, 7 bits, unless told
     assert benchmark.cpu_name() not in ("", "unknown")

@@ -71,6 +71,29 @@ def test_quantize_cli(trained_trf, trained, tmp_path):
     assert result.exit_code == 1 and "no transformer" in result.output and not (tmp_path / "q2").exists()
 
 
+def test_the_weights_bits_are_configured_and_reach_every_int8_layer(trained_trf, tmp_path):
+    nlp, _, _ = trained_trf
+    nlp.to_disk(tmp_path / "model")
+    runner = CliRunner()
+    result = runner.invoke(app, ["quantize", str(tmp_path / "model"), str(tmp_path / "q8"), "--weight-bits", "8"])
+    assert result.exit_code == 0, result.output
+    levels = {}
+    for bits in (7, 8):
+        loaded = spacy.load(tmp_path / "q8") if bits == 8 else load_pipeline(tmp_path / "model")
+        if bits == 7:
+            add_quantizer(loaded)  # the default
+        assert loaded.config["components"]["int8_quantizer"]["weight_bits"] == bits
+        _probs(loaded)
+        layers = [m for m in hf_shims(loaded)[0]._model.modules() if isinstance(m, TokenInt8Linear)]
+        relu = next(node for node in loaded.get_pipe("punctuator").model.walk() if node.name == "relu")
+        levels[bits] = {layer.levels for layer in layers} | {relu.attrs["int8_linear"].levels}
+        assert max(int(layer.weight_t.abs().max()) for layer in layers) <= max(levels[bits])
+    assert levels == {7: {63}, 8: {127}}
+    result = runner.invoke(app, ["quantize", str(tmp_path / "model"), str(tmp_path / "q4"), "--weight-bits", "4"])
+    assert result.exit_code == 1 and "weight_bits must be one of 7, 8, not 4" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "q4").exists()
+
+
 def test_a_bfloat16_encoder_runs_in_float32_while_quantized(tiny_bert, tmp_path):
     import torch
 

@@ -20,6 +20,10 @@ def quantize(
         [], help="A regular expression: linear layers whose names match it stay float32, a head's ReLU layer named "
         "'<component>.relu' (repeatable)."
     ),
+    weight_bits: int = typer.Option(
+        7, help="qint8: the weights' bits, 7 (exact int8 products with fbgemm on CPUs without int8 dot-product "
+        "instructions) or 8."
+    ),
 ) -> None:
     """Add an `int8_quantizer` before the transformers: at inference their
     linear layers, and the ReLU layers of the heads that read them, run with
@@ -34,7 +38,7 @@ def quantize(
     try:
         if weights_storage != "float32":
             nlp = load_pipeline(model, config=storage_overrides(nlp, weights_storage), threads=None)
-        add_quantizer(nlp, dtype, keep_float)
+        add_quantizer(nlp, dtype, keep_float, weight_bits)
     except (PipelineError, ValueError) as e:
         fail(str(e))
     nlp.to_disk(output)

@@ -18,9 +18,9 @@ from .int8_linear import TokenInt8Linear
 Forward = Callable[[Model, Floats2d, bool], Tuple[Floats2d, Callable]]
 
 
-def int8_relu_forward(layer: Model) -> Optional[Forward]:
+def int8_relu_forward(layer: Model, weight_bits: int = 7) -> Optional[Forward]:
     """A forward for the `Relu` layer `layer` that computes its product in
-    int8 from the layer's weights as they are now, at inference on numpy
+    int8 (weights of `weight_bits` bits) from the layer's weights as they are now, at inference on numpy
     arrays (in training and on other arrays, the layer's own forward); None
     where the layer has no weights on the CPU yet. The int8 product and the
     layer's own forward wait in the layer's attrs, so that it pickles."""
@@ -33,7 +33,7 @@ def int8_relu_forward(layer: Model) -> Optional[Forward]:
     with torch.no_grad():
         linear.weight.copy_(torch.from_numpy(W))
         linear.bias.copy_(torch.from_numpy(b))
-    layer.attrs["int8_linear"] = TokenInt8Linear(linear)
+    layer.attrs["int8_linear"] = TokenInt8Linear(linear, weight_bits=weight_bits)
     if layer._func is not _int8_relu:
         layer.attrs["float_forward"] = layer._func
     return _int8_relu

@@ -5,8 +5,11 @@ import pytest
 import torch
 
 from spacy_punct.layers.int8_linear import (
-    EXACT_SPAN, TokenInt8Linear, float_integer_product, int8_copy, int8_products_are_fast, quantize_rows
+    FLOAT32, INT_MM, U8S8, TokenInt8Linear, exact_products, exact_span, fastest_product, float_integer_product,
+    int8_copy, packed_weight, quantize_rows, quantize_weight, u8s8_product, weight_levels
 )
+
+EXACT_SPAN = exact_span(127)
 
 
 def test_each_row_is_quantized_with_its_own_scale():
@@ -61,26 +64,78 @@ def test_the_float_product_of_int8_values_is_the_integer_product_to_the_bit(widt
     assert torch.equal(float_integer_product(rows.float(), weight.float()), expected)
 
 
-def test_a_layer_gives_the_same_numbers_with_either_product(monkeypatch):
+def test_seven_bit_weights_let_float32_sum_twice_as_many_products_exactly():
+    assert EXACT_SPAN == 1040 and exact_span(weight_levels(7)) == 2096
+    assert 127 * 63 * exact_span(63) < 2**24 <= 127 * 63 * (exact_span(63) + 1)
+    rows = torch.full((2, 2096), 127, dtype=torch.int8)
+    weight = torch.full((2096, 3), 63, dtype=torch.int8)
+    expected = torch._int_mm(torch.cat([rows] * 9), weight)[:2].float()
+    assert torch.equal(float_integer_product(rows.float(), weight.float(), 63), expected)
+
+
+def test_fbgemm_gives_the_integer_product_to_the_bit_for_seven_bit_weights():
+    if U8S8 not in exact_products(63):
+        pytest.skip("this build of torch has no fbgemm")
+    torch.manual_seed(1)
+    rows = torch.randint(-127, 128, (40, 1536), dtype=torch.int8)
+    weight = torch.randint(-63, 64, (1536, 24), dtype=torch.int8)
+    rows[0], rows[1], weight[:, 0], weight[:, 1] = 127, -127, 63, -63
+    expected = torch._int_mm(rows, weight).float()
+    assert torch.equal(u8s8_product(rows.float(), packed_weight(weight)), expected)
+
+
+def test_fbgemm_is_left_out_where_eight_bit_weights_overflow_its_sums():
+    assert U8S8 not in exact_products(127)  # its int16 pair sums saturate: 2 * 255 * 127 > 2**15
+    assert FLOAT32 in exact_products(127) and FLOAT32 in exact_products(63)
+    assert fastest_product(63) in exact_products(63) and fastest_product(127) in exact_products(127)
+
+
+def test_weights_in_seven_bits_keep_their_range_and_lose_no_more_than_with_the_largest_value_as_scale():
+    torch.manual_seed(2)
+    weight = torch.randn(8, 1536)
+    for levels in (127, 63):
+        integers, scale = quantize_weight(weight, levels)
+        assert integers.dtype == torch.int8 and integers.abs().max() <= levels
+        error = ((integers.float() * scale[:, None] - weight) ** 2).sum(dim=1)
+        largest = weight.abs().amax(dim=1) / levels
+        plain = ((torch.round(weight / largest[:, None]) * largest[:, None] - weight) ** 2).sum(dim=1)
+        assert (error <= plain + 1e-6).all()
+    scale, largest = quantize_weight(weight, 63)[1], weight.abs().amax(dim=1) / 63
+    assert (scale <= largest * (1 + 1e-6)).all() and (scale < largest).sum() >= 6  # most channels clip a few values
+
+
+@pytest.mark.parametrize("weight_bits", [7, 8])
+def test_a_layer_gives_the_same_numbers_with_every_exact_product(monkeypatch, weight_bits):
     torch.manual_seed(0)
     linear = torch.nn.Linear(1536, 64)
     x = torch.randn(3, 20, 1536) * 4
     outputs = []
-    for fast in (True, False):
-        monkeypatch.setattr("spacy_punct.layers.int8_linear.int8_products_are_fast", lambda: fast)
-        outputs.append(TokenInt8Linear(linear)(x))
-    assert torch.equal(outputs[0], outputs[1])
-    assert isinstance(int8_products_are_fast(), bool)
+    for way in exact_products(weight_levels(weight_bits)):
+        monkeypatch.setattr("spacy_punct.layers.int8_linear.fastest_product", lambda levels, way=way: way)
+        outputs.append(TokenInt8Linear(linear, weight_bits=weight_bits)(x))
+    assert len(outputs) >= 2  # float32 and torch._int_mm run everywhere
+    assert all(torch.equal(output, outputs[0]) for output in outputs)
 
 
-def test_the_float_weights_follow_the_int8_buffer_and_are_not_pickled(monkeypatch):
-    monkeypatch.setattr("spacy_punct.layers.int8_linear.int8_products_are_fast", lambda: False)
+def test_weight_bits_other_than_seven_or_eight_are_refused():
+    with pytest.raises(ValueError, match="weight_bits must be one of 7, 8, not 4"):
+        TokenInt8Linear(torch.nn.Linear(4, 4), weight_bits=4)
+
+
+@pytest.mark.parametrize("way", [FLOAT32, U8S8])
+def test_the_derived_weights_follow_the_int8_buffer_and_are_not_pickled(monkeypatch, way):
+    if way not in exact_products(63):
+        pytest.skip("this build of torch has no fbgemm")
+    monkeypatch.setattr("spacy_punct.layers.int8_linear.fastest_product", lambda levels: way)
     torch.manual_seed(0)
-    layer, other = TokenInt8Linear(torch.nn.Linear(32, 8)), TokenInt8Linear(torch.nn.Linear(32, 8))
+    layer = TokenInt8Linear(torch.nn.Linear(32, 8), weight_bits=7)
+    other = TokenInt8Linear(torch.nn.Linear(32, 8), weight_bits=7)
     x = torch.randn(5, 32)
     layer(x)
-    assert layer._float_weight is not None
+    assert way in layer._derived
     copy = pickle.loads(pickle.dumps(layer))
-    assert copy._float_weight is None and torch.equal(copy(x), layer(x))
+    assert copy._derived == {} and torch.equal(copy(x), layer(x))
     layer.load_state_dict(other.state_dict())  # copied into the buffers in place
+    assert torch.equal(layer(x), other(x))
+    monkeypatch.setattr("spacy_punct.layers.int8_linear.fastest_product", lambda levels: INT_MM)
     assert torch.equal(layer(x), other(x))
