@@ -4,7 +4,7 @@ counting (other processes sharing the cores only ever slow a round)."""
 import platform
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Union
+from typing import Callable, Dict, Iterable, List, Optional, Set, Union
 
 from spacy.language import Language
 
@@ -93,8 +93,17 @@ PRODUCT_NAMES = {
 }
 
 
-def machine(weight_bits: int = 7) -> Dict[str, str]:
+def machine(weight_bits: Iterable[int] = (7,)) -> Dict[str, str]:
     """What a speed depends on besides the pipeline: the CPU, and how int8
-    layers with weights of `weight_bits` bits (the quantizer's default)
-    compute their products on it (`layers.int8_linear`)."""
-    return {"cpu": cpu_name(), "int8_products": PRODUCT_NAMES[fastest_product(weight_levels(weight_bits))]}
+    layers with weights of each of `weight_bits` (those of the pipelines
+    timed, see `int8_weight_bits`) compute their products on it
+    (`layers.int8_linear`)."""
+    ways = sorted({PRODUCT_NAMES[fastest_product(weight_levels(bits))] for bits in weight_bits})
+    return {"cpu": cpu_name(), "int8_products": " and ".join(ways) if ways else "none (no int8 layers)"}
+
+
+def int8_weight_bits(nlp: Language) -> Set[int]:
+    """The weight bits of the pipeline's int8 layers: none without an int8 quantizer."""
+    from .components.quantizer import Int8Quantizer
+
+    return {pipe.weight_bits for _, pipe in nlp.components if isinstance(pipe, Int8Quantizer) and pipe.dtype == "qint8"}

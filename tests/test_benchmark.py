@@ -63,6 +63,18 @@ def test_the_machine_names_the_cpu_and_how_int8_products_run(monkeypatch):
     for way, words in benchmark.PRODUCT_NAMES.items():
         monkeypatch.setattr(benchmark, "fastest_product", lambda levels, way=way: asked.append(levels) or way)
         assert benchmark.machine() == {"cpu": benchmark.cpu_name(), "int8_products": words}
-    assert benchmark.machine(weight_bits=8)["int8_products"] == benchmark.PRODUCT_NAMES["float32"]
+    assert benchmark.machine([8])["int8_products"] == benchmark.PRODUCT_NAMES["float32"]
     assert asked == [63, 63, 63, 127]  # the quantizer's default weights, 7 bits, unless told
+    monkeypatch.setattr(benchmark, "fastest_product", lambda levels: "float32" if levels == 127 else "fbgemm u8s8")
+    both = benchmark.machine([7, 8])["int8_products"]
+    assert both == "fbgemm's int8 kernels and float32 (no fast int8 product)"
+    assert benchmark.machine([])["int8_products"] == "none (no int8 layers)"
     assert benchmark.cpu_name() not in ("", "unknown")
+
+
+def test_the_int8_weight_bits_are_those_of_the_pipelines_quantizer():
+    from spacy_punct import load_pipeline
+    from spacy_punct.benchmark import int8_weight_bits
+
+    assert int8_weight_bits(load_pipeline("en_punct_trf")) == {7}
+    assert int8_weight_bits(load_pipeline("en_punct_sm")) == set()

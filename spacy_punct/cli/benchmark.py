@@ -40,7 +40,7 @@ def benchmark(
 ) -> None:
     """Time `nlp.pipe` of one or more pipelines on the same lines, with the
     same batch size and threads, in alternating rounds; print words/s."""
-    from ..benchmark import benchmark_lines, compare_speeds, count_words, machine
+    from ..benchmark import benchmark_lines, compare_speeds, count_words, int8_weight_bits, machine
     from ..layers.autocast import set_cpu_precision
     from ..windows import transformer_names
 
@@ -65,7 +65,7 @@ def benchmark(
     n_words = count_words(lines)
     workers = f"{processes} processes of 1 thread" if processes > 1 else f"threads {threads}"
     typer.echo(f"{data}: {len(lines)} lines, {n_words} words; {workers}, batch {batch_size}, best of {rounds}")
-    host = machine()
+    host = machine(set().union(*(int8_weight_bits(nlp) for nlp in pipelines.values())))
     typer.echo(f"CPU: {host['cpu']}; int8 layers' products: {host['int8_products']}")
     bar = tqdm(total=rounds * len(models), desc="timings", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False)
     try:

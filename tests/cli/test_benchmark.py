@@ -21,6 +21,9 @@ def test_benchmark(trained, corpus_path, tmp_path):
     assert saved["words"] == 70 and list(saved["words_per_second"]) == [model, "en"]
     assert all(rate > 0 for rate in saved["words_per_second"].values())
     assert saved["machine"]["cpu"] and saved["machine"]["int8_products"] in result.output
+    assert saved["machine"]["int8_products"] != "none (no int8 layers)"  # en: en_punct_trf, int8
+    alone = runner.invoke(app, args[:3] + ["--words-per-line", "10", "--rounds", "1"])
+    assert alone.exit_code == 0 and "int8 layers' products: none (no int8 layers)" in alone.output
     twice = runner.invoke(app, ["benchmark", str(corpus_path), model, model])
     assert twice.exit_code == 1 and "named twice" in twice.output
     empty = tmp_path / "empty.txt"
