@@ -75,7 +75,7 @@ def quantize_weight(weight: torch.Tensor, levels: int) -> Tuple[torch.Tensor, to
         best = None
         for fraction in torch.linspace(1.0, 0.76, 9).tolist():
             candidate = largest * fraction / levels
-            error = (_rounded(weight, candidate, levels) * candidate[:, None] - weight).pow_(2).sum(dim=1)
+            error = _rounded(weight, candidate, levels).mul_(candidate[:, None]).sub_(weight).pow_(2).sum(dim=1)
             if best is None:
                 best, scale = error, candidate
             else:
@@ -85,7 +85,7 @@ def quantize_weight(weight: torch.Tensor, levels: int) -> Tuple[torch.Tensor, to
 
 
 def _rounded(weight: torch.Tensor, scale: torch.Tensor, levels: int) -> torch.Tensor:
-    return torch.round(weight / scale[:, None]).clamp_(-levels, levels)
+    return torch.div(weight, scale[:, None]).round_().clamp_(-levels, levels)
 
 
 def float_integer_product(rows: torch.Tensor, weight: torch.Tensor, levels: int = 127) -> torch.Tensor:
