@@ -13,7 +13,7 @@ fastest of those that give them exactly on this machine (`fastest_product`):
   (VNNI, AMX) and some forty times slower than float32 where it has not;
 - fbgemm's u8 by s8 product, 1.4 to 2 times float32's speed on AVX2 alone. Its
   kernels there add pairs of products in int16, which holds them only for
-  weights of at most 7 bits (2 * 255 * 63 < 2**15): it serves layers whose
+  weights of at most 7 bits (2 * 255 * 63 < 2**15): there it serves layers whose
   weights are quantized to 7 bits (`weight_bits`);
 - float32 on the same integers: every partial sum of at most `exact_span`
   products is an integer below 2**24, which float32 holds exactly whatever

@@ -84,10 +84,23 @@ def test_fbgemm_gives_the_integer_product_to_the_bit_for_seven_bit_weights():
     assert torch.equal(u8s8_product(rows.float(), packed_weight(weight)), expected)
 
 
-def test_fbgemm_is_left_out_where_eight_bit_weights_overflow_its_sums():
-    assert U8S8 not in exact_products(127)  # its int16 pair sums saturate: 2 * 255 * 127 > 2**15
+def test_a_way_that_is_not_exact_here_is_left_out(monkeypatch):
     assert FLOAT32 in exact_products(127) and FLOAT32 in exact_products(63)
     assert fastest_product(63) in exact_products(63) and fastest_product(127) in exact_products(127)
+    if U8S8 not in exact_products(63):
+        pytest.skip("this build of torch has no fbgemm")
+
+    def saturating(rows, packed):  # as fbgemm's int16 pair sums on AVX2 with weights of 8 bits
+        return u8s8_product(rows, packed).clamp(-2**15 * rows.shape[1] // 8, 2**15 * rows.shape[1] // 8)
+
+    monkeypatch.setattr("spacy_punct.layers.int8_linear.u8s8_product", saturating)
+    exact_products.cache_clear()
+    try:
+        assert U8S8 not in exact_products(63) and FLOAT32 in exact_products(63)
+    finally:
+        monkeypatch.undo()
+        exact_products.cache_clear()
+    assert U8S8 in exact_products(63)
 
 
 def test_weights_in_seven_bits_keep_their_range_and_lose_no_more_than_with_the_largest_value_as_scale():
