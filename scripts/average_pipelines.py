@@ -53,6 +53,9 @@ def main() -> None:
         raise SystemExit("Error: give two or more pipelines to average")
     if args.output.exists():
         raise SystemExit(f"Error: {args.output} exists; give a new folder")
+    for path in args.pipelines:
+        if not (path / "config.cfg").is_file():
+            raise SystemExit(f"Error: {path} is not a pipeline folder (no config.cfg)")
     import spacy_punct  # noqa: F401  (registers the components)
 
     from spacy_punct.training import warm_start

@@ -227,6 +227,8 @@ def main() -> None:
     card.add_argument("--iwslt", default="dev2012 less its last tenth", help="the part of IWSLT it was trained on")
     args = parser.parse_args()
     if args.command == "pipeline":
+        if not (args.model / "config.cfg").is_file():
+            sys.exit(f"Error: {args.model} is not a pipeline folder (no config.cfg)")
         bundle_pipeline(args.model, args.output, args.int8, args.keep_float, args.stride, args.encoder_name,
                         args.window, args.weight_bits)
     elif args.command == "score":

@@ -42,6 +42,10 @@ def main(
 ) -> None:
     if output.exists():
         sys.exit(f"{output} exists: choose another output folder")
+    if not (pipeline / "config.cfg").is_file():
+        sys.exit(f"{pipeline} is not a pipeline folder (no config.cfg)")
+    if not (other / "config.json").is_file():
+        sys.exit(f"{other} is not a Hugging Face model folder (no config.json)")
     nlp = spacy.load(pipeline)
     models = dict(hf_models(nlp))
     if list(models) != ["transformer"]:

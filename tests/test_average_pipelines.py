@@ -72,3 +72,11 @@ def test_the_command_writes_a_new_folder_and_never_overwrites(two_runs, tmp_path
     assert "Averaged" in done.stdout and spacy.load(out).pipe_names == ["transformer", "punctuator"]
     again = subprocess.run([sys.executable, script, str(out), *map(str, two_runs)], capture_output=True, text=True)
     assert again.returncode == 1 and again.stderr.strip() == f"Error: {out} exists; give a new folder"
+
+
+def test_a_path_that_is_no_pipeline_is_a_one_line_error(two_runs, tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["average_pipelines.py", str(tmp_path / "soup"), str(two_runs[0]),
+                                      str(tmp_path / "missing")])
+    with pytest.raises(SystemExit, match=f"^Error: {tmp_path / 'missing'} is not a pipeline folder"):
+        average_pipelines.main()
+    assert not (tmp_path / "soup").exists()

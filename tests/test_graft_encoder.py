@@ -92,3 +92,17 @@ def test_refuses_an_existing_output(trained, tmp_path):
     (tmp_path / "taken").mkdir()
     done = _run(pipeline, _cut(tmp_path / "same", vocab, layers=2, seed=1), tmp_path / "taken")
     assert done.returncode == 1 and done.stderr.strip() == f"{tmp_path / 'taken'} exists: choose another output folder"
+
+
+def test_refuses_what_is_not_a_pipeline_or_an_encoder(trained, tmp_path):
+    pipeline, vocab, _ = trained
+    sys.path.insert(0, str(Path(SCRIPT).parent))
+    try:
+        import graft_encoder
+    finally:
+        sys.path.pop(0)
+    with pytest.raises(SystemExit, match="is not a pipeline folder"):
+        graft_encoder.main(tmp_path / "missing", _cut(tmp_path / "cut", vocab, layers=2, seed=1), tmp_path / "out")
+    with pytest.raises(SystemExit, match="is not a Hugging Face model folder"):
+        graft_encoder.main(pipeline, tmp_path / "missing", tmp_path / "out")
+    assert not (tmp_path / "out").exists()

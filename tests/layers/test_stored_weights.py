@@ -140,3 +140,18 @@ def test_a_loaded_model_runs_the_attention_it_was_trained_with(tiny_bert, traine
     ((_, loaded),) = hf_models(load_pipeline(trained_float))
     assert loaded.config._attn_implementation == built.config._attn_implementation
     assert type(loaded.encoder.layer[0].attention.self) is type(built.encoder.layer[0].attention.self)
+
+
+def test_the_bundle_script_names_a_model_that_is_no_pipeline(tmp_path, monkeypatch):
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parent.parent.parent / "scripts" / "bundle_model.py"
+    spec = importlib.util.spec_from_file_location("bundle_model", script)
+    bundle_model = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bundle_model)
+    monkeypatch.setattr(sys, "argv", ["bundle_model.py", "pipeline", str(tmp_path / "missing"), str(tmp_path / "out")])
+    with pytest.raises(SystemExit, match=f"^Error: {tmp_path / 'missing'} is not a pipeline folder"):
+        bundle_model.main()
+    assert not (tmp_path / "out").exists()
