@@ -11,6 +11,7 @@ from tqdm import tqdm
 
 from .. import textio
 from ..decode import DecisionSettings, check_settings
+from ..languages import language_entry
 from ..pipelines import PipelineError, find_punctuator, load_for_long_run
 from ..threads import set_threads
 
@@ -65,6 +66,9 @@ def load_or_fail(model: str) -> Language:
 def decision_settings(nlp: Language, keep_existing: Optional[bool] = None, thresholds: Optional[List[str]] = None,
                       margins: Optional[List[str]] = None, add_marks: Optional[bool] = None) -> DecisionSettings:
     """The pipeline's decision settings with those given on the command line."""
+    language = language_entry(nlp.lang or "")
+    if add_marks is False and not language.cased:
+        fail(f"--case-only: {language.name} has no case, so the text would come out as it went in.")
     try:
         pipe = find_punctuator(nlp)[1]
         given_thresholds = parse_settings(thresholds, "--threshold") if thresholds else None

@@ -182,6 +182,13 @@ def test_case_only_keeps_the_marks(trained, tmp_path):
     assert result.exit_code == 0 and result.stdout.split() == ["So", "how", "was", "it?", "Fine"], result.stdout
 
 
+def test_case_only_for_a_language_without_case_is_an_error():
+    for command in ("punctuate", "stream"):
+        result = runner.invoke(app, [command, "bn", "--case-only"], input="আমি ভাত খাই\n")
+        assert result.exit_code == 1 and result.output.strip().splitlines() == [
+            "Error: --case-only: Bangla has no case, so the text would come out as it went in."], result.output
+
+
 def test_ray_engine_refuses_settings_it_would_ignore(trained, tmp_path):
     model = model_folder(trained, tmp_path)
     (tmp_path / "in.jsonl").write_text('{"text": "so how was it"}\n')
