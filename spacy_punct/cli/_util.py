@@ -41,6 +41,16 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(1)
 
 
+def blank_pipeline(lang: str) -> Language:
+    """spaCy's blank pipeline of language `lang` (--lang), or a one-line error."""
+    import spacy
+
+    try:
+        return spacy.blank(lang)
+    except ImportError:
+        fail(f"--lang {lang}: not a language spaCy knows (a code such as en, hu or bn).")
+
+
 def parse_settings(values: List[str], option: str) -> Dict[str, float]:
     """LABEL=VALUE pairs of a repeated option."""
     settings: Dict[str, float] = {}

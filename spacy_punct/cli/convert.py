@@ -2,13 +2,12 @@
 from pathlib import Path
 from typing import List, Optional
 
-import spacy
 import typer
 from spacy.tokens import DocBin
 
 from ..convert import CONVERTERS, ContaminationGuard, ConversionError, ConversionStats, ConvertOptions
 from ..convert.guard import DEFAULT_MAX_SHARE
-from ._util import ENCODING_HELP, app, fail, prepare_docbin_output
+from ._util import ENCODING_HELP, app, blank_pipeline, fail, prepare_docbin_output
 
 
 @app.command(short_help="Convert a corpus to a DocBin of punctuated text.")
@@ -29,8 +28,8 @@ def convert(
     """Convert a corpus to a DocBin of natural punctuated text."""
     if format not in CONVERTERS:
         fail(f"unknown format {format!r}; choose one of {', '.join(CONVERTERS)}.")
+    nlp = blank_pipeline(lang)
     prepare_docbin_output(output, input)
-    nlp = spacy.blank(lang)
     stats = ConversionStats()
     excluded = frozenset(line.strip() for line in exclude.read_text(encoding="utf-8").splitlines() if line.strip()) if exclude else frozenset()
     options = ConvertOptions(doc_length=doc_length, blocks=blocks, encoding=encoding, exclude=excluded, field=field, glob=glob)

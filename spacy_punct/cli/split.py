@@ -1,13 +1,12 @@
 """`spacy-punct split`: hold out the last documents as a dev set."""
 from pathlib import Path
 
-import spacy
 import typer
 from spacy.tokens import DocBin
 
 from ..convert.prepare import split_off_dev
 from ..word_records import read_docbins
-from ._util import app, fail, prepare_docbin_output
+from ._util import app, blank_pipeline, fail, prepare_docbin_output
 
 
 @app.command(short_help="Hold out the last documents as a dev set.")
@@ -23,10 +22,11 @@ def split(
         fail(f"--dev-fraction must be between 0 and 1, not {dev_fraction}.")
     if train_output.resolve() == dev_output.resolve():
         fail(f"the training and the held-out part would both be written to {train_output}: name two files.")
+    vocab = blank_pipeline(lang).vocab
     prepare_docbin_output(train_output, input)
     prepare_docbin_output(dev_output, input)
     try:
-        docs = list(read_docbins(input, spacy.blank(lang).vocab))
+        docs = list(read_docbins(input, vocab))
     except ValueError as e:
         fail(str(e))
     if len(docs) < 2:

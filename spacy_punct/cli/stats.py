@@ -2,12 +2,11 @@
 from collections import Counter
 from pathlib import Path
 
-import spacy
 import typer
 
 from ..labels import EMPTY, MARK_LABELS
 from ..training.corpus import PunctCorpus
-from ._util import app, fail
+from ._util import app, blank_pipeline, fail
 
 
 @app.command(short_help="Count documents, words and labels of a DocBin.")
@@ -16,7 +15,7 @@ def stats(
     lang: str = typer.Option("en", help="Language of the texts."),
 ) -> None:
     """Count documents, words and labels as the training reader reads them."""
-    nlp = spacy.blank(lang)
+    nlp = blank_pipeline(lang)
     counts: Counter = Counter()
     n_docs = 0
     try:

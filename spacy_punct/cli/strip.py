@@ -1,12 +1,11 @@
 """`spacy-punct strip`: write the gold form of a test set."""
 from pathlib import Path
 
-import spacy
 import typer
 from spacy.tokens import DocBin
 
 from ..word_records import read_docbins, strip_docs
-from ._util import app, fail, prepare_docbin_output
+from ._util import app, blank_pipeline, fail, prepare_docbin_output
 
 
 @app.command(short_help="Write the gold form of a test set.")
@@ -18,8 +17,8 @@ def strip(
 ) -> None:
     """Write the gold form of a test set: bare words with their gold marks in
     `token._.punct`, the form that `spacy evaluate` reads."""
+    vocab = blank_pipeline(lang).vocab
     prepare_docbin_output(output, input)
-    vocab = spacy.blank(lang).vocab
     try:
         docs = list(strip_docs(read_docbins(input, vocab), lowercase=not cased))
     except ValueError as e:

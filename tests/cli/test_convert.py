@@ -31,3 +31,17 @@ def test_converting_text_without_marks_warns(tmp_path):
     source.write_text("So, how was the trip? It was long.\n")
     result = runner.invoke(app, ["convert", "text", str(source), str(tmp_path / "marked.spacy")])
     assert result.exit_code == 0 and "warning" not in result.output
+
+
+def test_an_unknown_language_is_a_one_line_error_for_every_command_that_takes_one(tmp_path):
+    source = tmp_path / "lines.txt"
+    source.write_text("So, how was it?\n")
+    assert runner.invoke(app, ["convert", "lines", str(source), str(tmp_path / "o.spacy")]).exit_code == 0
+    message = "Error: --lang zz: not a language spaCy knows (a code such as en, hu or bn)."
+    for args in (["convert", "lines", str(source), str(tmp_path / "new" / "p.spacy")],
+                 ["stats", str(tmp_path / "o.spacy")],
+                 ["strip", str(tmp_path / "o.spacy"), str(tmp_path / "new" / "s.spacy")],
+                 ["split", str(tmp_path / "o.spacy"), str(tmp_path / "new" / "t.spacy"), str(tmp_path / "new" / "d.spacy")]):
+        result = runner.invoke(app, [*args, "--lang", "zz"])
+        assert result.exit_code == 1 and result.output.strip() == message, (args, result.output)
+    assert not (tmp_path / "new").exists()
