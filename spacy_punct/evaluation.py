@@ -143,6 +143,10 @@ def evaluate(
         raise ValueError(f"input_case must be one of {', '.join(INPUT_CASES)}, not {input_case!r}.")
     if spoken_numbers and nlp.lang != "en":
         raise ValueError(f"spoken_numbers writes English numbers; the pipeline's language is {nlp.lang!r}.")
+    language = language_entry(nlp.lang or "")
+    if (gold_marks or input_marks) and not language.cased:
+        option = "gold_marks" if gold_marks else "input_marks"
+        raise ValueError(f"{option} scores the case of the words, and {language.name} has none.")
     augmenters = [create_spoken_numbers_augmenter(share=1.0)] if spoken_numbers else []
     if asr_noise:
         augmenters.append(create_asr_noise_augmenter(level=asr_noise, unknown_share=0.0 if asr_noise_words else 1.0))

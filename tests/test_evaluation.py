@@ -71,3 +71,11 @@ def test_evaluate_with_the_writer_s_quotes_kept(trained, tmp_path, monkeypatch):
         evaluate(trained, path, keep_quotes=True, asr_noise=0.1)
     with pytest.raises(ValueError, match="input_marks"):
         evaluate(trained, path, keep_quotes=True, input_marks=True)
+
+
+@pytest.mark.parametrize("option", ["gold_marks", "input_marks"])
+def test_scoring_case_in_a_language_without_case_is_refused(corpus_path, option):
+    import spacy
+
+    with pytest.raises(ValueError, match=f"^{option} scores the case of the words, and Bangla has none"):
+        evaluate(spacy.blank("bn"), corpus_path, **{option: True})
