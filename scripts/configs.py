@@ -54,10 +54,16 @@ E5_SMALL: Dict[str, Any] = {
 }
 
 
+# a script without case: no case scores in the training table, nor in its score
+NO_CASE_SCORES: Dict[str, Any] = {
+    f"training.score_weights.{key}": None for key in ("case_f", "case_initial_f", "case_inner_f")
+}
+
+
 def e5_recipe(lang: str, layers: int, about: str, **overrides: Any) -> Recipe:
     """multilingual-e5-small cut to `layers` for language `lang`, with a
     truecaser where the registry says its script has case."""
-    uncased = {} if language_entry(lang).cased else {"nlp.pipeline": ["transformer", "punctuator"]}
+    uncased = {} if language_entry(lang).cased else {"nlp.pipeline": ["transformer", "punctuator"], **NO_CASE_SCORES}
     return Recipe("trf", about, {
         **E5_SMALL,
         **uncased,
@@ -91,6 +97,7 @@ RECIPES: Dict[str, Recipe] = {
         {
             "nlp.lang": "bn",
             "nlp.pipeline": ["tok2vec", "punctuator"],  # Bangla script has no case
+            **NO_CASE_SCORES,
             "components.tok2vec.model.encode.dropout": 0.3,
             "training.dropout": 0.3,
         },
@@ -206,7 +213,7 @@ RECIPES: Dict[str, Recipe] = {
     "bn_trf": Recipe(
         "trf",
         "Bangla punctuation restoration with xlm-roberta-base (GPU).",
-        {"nlp.lang": "bn", "nlp.pipeline": ["transformer", "punctuator"],
+        {"nlp.lang": "bn", "nlp.pipeline": ["transformer", "punctuator"], **NO_CASE_SCORES,
          "components.transformer.model.name": "xlm-roberta-base",
          # XLM-R's own unknown token
          "corpora.train.augmenter": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1, "unknown": "<unk>"}},

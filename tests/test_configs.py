@@ -47,3 +47,18 @@ def test_only_a_section_the_base_leaves_empty_takes_new_keys():
     assert configs._replace(lines, "a", "x", "3", "test", open_sections)[1] == "x = 3"
     with pytest.raises(KeyError, match="no z in"):
         configs._replace(lines, "a", "z", "3", "test", open_sections)
+
+
+def test_a_recipe_without_a_truecaser_weighs_and_shows_no_case_scores():
+    from thinc.api import Config
+
+    for path in sorted((ROOT / "configs").glob("*.cfg")):
+        if path.name.startswith("base_"):
+            continue
+        config = Config().from_disk(path, interpolate=False)
+        weights = config["training"]["score_weights"]
+        case_weights = {key: value for key, value in weights.items() if key.startswith("case_")}
+        if "truecaser" in config["nlp"]["pipeline"]:
+            assert case_weights.get("case_f"), path.name
+        else:
+            assert all(value is None for value in case_weights.values()), (path.name, case_weights)
