@@ -19,6 +19,7 @@ from spacy.util import registry
 from .decode import Decisions, DecisionSettings, decode, sentence_starts
 from .pipelines import find_punctuator, predict_probs
 from .labels import ends_sentence
+from .languages import language_rules
 from .rewrite import plan_rewrite
 from .timed import TimedWord, split_word, timed_word, words_doc
 
@@ -185,7 +186,8 @@ class Streamer:
             return []
         if last.marks:
             last.marks[-1] = mark
-        return [CommittedWord(index=last.index, word="", text=mark, mark=mark, sentence_start=False,
+        text = language_rules(self.nlp.lang or "").written_marks.get(mark, mark)  # `।` for Bangla's full stop
+        return [CommittedWord(index=last.index, word="", text=text, mark=mark, sentence_start=False,
                               sentence_end=True, lookahead=0, start=last.word.end, end=last.word.end, closes=True)]
 
     def _commit(self, final: bool, close: bool = True) -> List[CommittedWord]:

@@ -125,6 +125,21 @@ def test_memory_stays_bounded(trained):
     assert grown < 200_000, grown
 
 
+def test_the_closing_mark_is_written_in_the_language_s_form(trained, monkeypatch):
+    """A stream's closing mark as the rewrite writes a mark (Bangla's full stop `।`); `mark` keeps the label's."""
+    from spacy_punct import streaming
+    from spacy_punct.languages import LanguageRules
+
+    monkeypatch.setattr(streaming, "language_rules", lambda lang: LanguageRules(written_marks={".": "।", "?": "？"}))
+    settings = trained.get_pipe("punctuator").settings
+    monkeypatch.setattr(trained.get_pipe("punctuator"), "settings", settings.replace(close_last_sentence=True))
+    streamer = Streamer(trained, FixedLookahead(0))
+    for word in BARE[1].split()[:3]:
+        streamer.push(word)
+    (closing,) = streamer.flush()
+    assert closing.closes and closing.mark in (".", "?") and closing.text == {".": "।", "?": "？"}[closing.mark]
+
+
 def test_streamer_needs_a_punctuator_and_left_context(trained):
     import spacy
 
