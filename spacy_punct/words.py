@@ -8,6 +8,7 @@ rewrite, the alignment of predicted and reference words (`align.py`), the
 records and the converters' statistics.
 """
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
@@ -52,7 +53,7 @@ def token_table(doc: Doc) -> TokenTable:
     columns = doc.to_array([ORTH, SPACY, IS_SPACE, IDX, POS]).tolist() if len(doc) else []
     strings = doc.vocab.strings
     texts = [strings[row[0]] for row in columns]
-    is_space = [bool(row[2]) for row in columns]
+    is_space = [bool(row[2]) or is_invisible(text) for row, text in zip(columns, texts)]
     if any(row[4] for row in columns):  # part of speech is annotated
         punct = [row[4] == PUNCT for row in columns]
     else:
@@ -70,6 +71,14 @@ def token_table(doc: Doc) -> TokenTable:
 @lru_cache(maxsize=100_000)
 def _is_mark(text: str) -> bool:
     return is_mark(text)
+
+
+@lru_cache(maxsize=100_000)
+def is_invisible(text: str) -> bool:
+    """Whether a token is of format characters alone (a zero-width space, a
+    byte-order mark, a word joiner): whitespace to the word level and the
+    models (`layers.spaces`), so no mark is written after it."""
+    return all(unicodedata.category(c) == "Cf" or c.isspace() for c in text)
 
 
 def punct_flags(doc: Doc) -> List[bool]:

@@ -44,6 +44,8 @@ def test_slots_are_words_before_whitespace(nlp):
     assert [doc[i].text for i in slots.written[words["up"]]] == [","] and slots.existing[words["up"]] == ","
     # the first "win" is written together with the second: only the last is a slot
     assert words["win"] == [t.text for t in doc].index("win", 6)
+    # a token of format characters alone is no word: no mark goes after it
+    assert list(_slots(nlp, "so \u200b how \ufeff")[2]) == ["so", "how"]
 
 
 def test_slot_existing_marks_and_anchor(nlp):

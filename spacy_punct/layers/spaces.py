@@ -22,6 +22,7 @@ from thinc.api import Model
 from thinc.types import Floats2d, Ints1d
 
 from ..labels import is_unread_mark
+from ..words import is_invisible
 
 
 def word_rows(doc: Doc) -> Optional[numpy.ndarray]:
@@ -36,7 +37,9 @@ def word_rows(doc: Doc) -> Optional[numpy.ndarray]:
 
 
 def not_word_tokens(doc: Doc) -> Optional[numpy.ndarray]:
-    """Per token, whether it is whitespace or unread punctuation; None when no token is."""
+    """Per token, whether it is whitespace (format characters alone, such as
+    a zero-width space, included: `words.is_invisible`) or unread
+    punctuation; None when no token is."""
     if not len(doc):
         return None
     columns = doc.to_array([IS_SPACE, IS_PUNCT, ORTH])
@@ -44,6 +47,9 @@ def not_word_tokens(doc: Doc) -> Optional[numpy.ndarray]:
     strings = doc.vocab.strings
     for i in numpy.flatnonzero(columns[:, 1]).tolist():  # spaCy's flag first: such a mark is made of punctuation characters
         hidden[i] = hidden[i] or is_unread_mark(strings[int(columns[i, 2])])
+    invisible = [orth for orth in numpy.unique(columns[:, 2]).tolist() if is_invisible(strings[orth])]
+    if invisible:
+        hidden |= numpy.isin(columns[:, 2], invisible)
     return hidden if hidden.any() else None
 
 

@@ -25,8 +25,8 @@ depth = 1
 dropout = 0.0
 """
 )
-# whitespace tokens and marks between the words of PLAIN
-SPACED = 'so,  how was "the trip"\nit was\t long ; \n\n but (we) saw the coast . '
+# whitespace tokens (a zero-width space among them) and marks between the words of PLAIN
+SPACED = 'so,  how was "the trip"\nit was\t long ; \n\n but (we) \u200b saw the coast . '
 
 PLAIN = "so how was the trip it was long but we saw the coast"
 
@@ -54,6 +54,9 @@ def test_word_rows_and_words_doc():
     assert word_rows(nlp.make_doc("")) is None
     assert list(word_rows(nlp.make_doc("  "))) == []
     assert list(word_rows(nlp.make_doc(" ... "))) == []
+    # format characters alone (zero-width space, byte-order mark, word joiner) are whitespace
+    assert list(word_rows(nlp.make_doc("a \u200b b \ufeff\u2060 c"))) == [0, 2, 4]
+    assert word_rows(nlp.make_doc("a b\u200bc")) is None  # within a word, part of it
     # tokens with marks inside them, symbols, and dashes, slashes and
     # apostrophes standing alone (the training text has them as words) are words
     assert word_rows(nlp.make_doc("e.g. 3.5 $ 5 c:/users 😀 win-win -- / students '")) is None
