@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
-from spacy.attrs import IDX, IS_SPACE, ORTH, POS, SPACY
+from spacy.attrs import IDX, IS_ASCII, IS_SPACE, ORTH, POS, SPACY
 from spacy.symbols import PUNCT
 from spacy.tokens import Doc
 from spacy.util import get_lang_class
@@ -50,10 +50,11 @@ class TokenTable:
 
 def token_table(doc: Doc) -> TokenTable:
     """The doc's `TokenTable`."""
-    columns = doc.to_array([ORTH, SPACY, IS_SPACE, IDX, POS]).tolist() if len(doc) else []
+    columns = doc.to_array([ORTH, SPACY, IS_SPACE, IDX, POS, IS_ASCII]).tolist() if len(doc) else []
     strings = doc.vocab.strings
     texts = [strings[row[0]] for row in columns]
-    is_space = [bool(row[2]) or is_invisible(text) for row, text in zip(columns, texts)]
+    # format characters are not ASCII
+    is_space = [bool(row[2]) or (not row[5] and is_invisible(text)) for row, text in zip(columns, texts)]
     if any(row[4] for row in columns):  # part of speech is annotated
         punct = [row[4] == PUNCT for row in columns]
     else:

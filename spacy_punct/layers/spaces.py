@@ -15,7 +15,7 @@ it would get without them.
 from typing import Callable, List, Optional, Tuple, cast
 
 import numpy
-from spacy.attrs import IS_PUNCT, IS_SPACE, ORTH, SPACY
+from spacy.attrs import IS_ASCII, IS_PUNCT, IS_SPACE, ORTH, SPACY
 from spacy.tokens import Doc
 from spacy.util import registry
 from thinc.api import Model
@@ -42,14 +42,13 @@ def not_word_tokens(doc: Doc) -> Optional[numpy.ndarray]:
     punctuation; None when no token is."""
     if not len(doc):
         return None
-    columns = doc.to_array([IS_SPACE, IS_PUNCT, ORTH])
+    columns = doc.to_array([IS_SPACE, IS_PUNCT, ORTH, IS_ASCII])
     hidden = columns[:, 0] != 0
     strings = doc.vocab.strings
     for i in numpy.flatnonzero(columns[:, 1]).tolist():  # spaCy's flag first: such a mark is made of punctuation characters
         hidden[i] = hidden[i] or is_unread_mark(strings[int(columns[i, 2])])
-    invisible = [orth for orth in numpy.unique(columns[:, 2]).tolist() if is_invisible(strings[orth])]
-    if invisible:
-        hidden |= numpy.isin(columns[:, 2], invisible)
+    for i in numpy.flatnonzero(columns[:, 3] == 0).tolist():  # and format characters are not ASCII
+        hidden[i] = hidden[i] or is_invisible(strings[int(columns[i, 2])])
     return hidden if hidden.any() else None
 
 
