@@ -120,10 +120,15 @@ def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str]
     if output.name.startswith(f"{nlp.lang}_"):
         # `en_punct_trf`: the name its scores and card are filed under, whatever the run was called
         nlp.meta["name"] = output.name[len(nlp.lang) + 1 :]
+    # written beside it first: the pipeline it replaces is kept until the new one is whole
+    written = output.with_name(output.name + ".new")
+    if written.exists():
+        shutil.rmtree(written)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    nlp.to_disk(written)
     if output.exists():
         shutil.rmtree(output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    nlp.to_disk(output)
+    written.rename(output)
     size = sum(path.stat().st_size for path in output.rglob("*") if path.is_file())
     print(f"Bundled {model} as {output} ({size / 1e6:.1f} MB)")
 
@@ -229,6 +234,12 @@ def main() -> None:
     if args.command == "pipeline":
         if not (args.model / "config.cfg").is_file():
             sys.exit(f"Error: {args.model} is not a pipeline folder (no config.cfg)")
+        model, output = args.model.resolve(), args.output.resolve()
+        if output == model or output in model.parents:
+            sys.exit(f"Error: {args.output} holds the trained pipeline {args.model}: give another output folder")
+        if output.exists() and not (output / "config.cfg").is_file():
+            sys.exit(f"Error: {args.output} exists and is not a pipeline folder: give a new folder, or a bundled "
+                     "pipeline's to replace it")
         bundle_pipeline(args.model, args.output, args.int8, args.keep_float, args.stride, args.encoder_name,
                         args.window, args.weight_bits)
     elif args.command == "score":

@@ -97,9 +97,13 @@ def test_the_bundle_script_makes_a_compact_int8_pipeline_that_punctuates(trained
 
     script = Path(__file__).parent.parent.parent / "scripts" / "bundle_model.py"
     out = tmp_path / "xx_punct_trf"
+    out.mkdir()  # an earlier bundle: replaced whole
+    (out / "config.cfg").write_text("")
+    (out / "stale.txt").write_text("")
     result = subprocess.run([sys.executable, str(script), "pipeline", str(trained_float), str(out), "--int8",
                              "--encoder-name", "no-such-org/no-such-model"], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-1000:]
+    assert not (out / "stale.txt").exists() and [path.name for path in tmp_path.iterdir()] == [out.name]
     nlp = load_pipeline(out)
     assert nlp.pipe_names[0] == "int8_quantizer"
     assert nlp.config["components"]["transformer"]["model"]["weights_storage"] == "int8"
@@ -142,7 +146,7 @@ def test_a_loaded_model_runs_the_attention_it_was_trained_with(tiny_bert, traine
     assert type(loaded.encoder.layer[0].attention.self) is type(built.encoder.layer[0].attention.self)
 
 
-def test_the_bundle_script_names_a_model_that_is_no_pipeline(tmp_path, monkeypatch):
+def test_the_bundle_script_refuses_what_would_lose_a_folder(tmp_path, monkeypatch):
     import importlib.util
     import sys
     from pathlib import Path
@@ -151,7 +155,19 @@ def test_the_bundle_script_names_a_model_that_is_no_pipeline(tmp_path, monkeypat
     spec = importlib.util.spec_from_file_location("bundle_model", script)
     bundle_model = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bundle_model)
-    monkeypatch.setattr(sys, "argv", ["bundle_model.py", "pipeline", str(tmp_path / "missing"), str(tmp_path / "out")])
-    with pytest.raises(SystemExit, match=f"^Error: {tmp_path / 'missing'} is not a pipeline folder"):
-        bundle_model.main()
-    assert not (tmp_path / "out").exists()
+    model = tmp_path / "run" / "model-best"
+    model.mkdir(parents=True)
+    (model / "config.cfg").write_text("")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.txt").write_text("kept")
+    for source, output, message in (
+        (tmp_path / "missing", tmp_path / "out", "is not a pipeline folder"),
+        (model, tmp_path / "run", "holds the trained pipeline"),
+        (model, model, "holds the trained pipeline"),
+        (model, tmp_path / "notes", "exists and is not a pipeline folder"),
+    ):
+        monkeypatch.setattr(sys, "argv", ["bundle_model.py", "pipeline", str(source), str(output)])
+        with pytest.raises(SystemExit, match=message):
+            bundle_model.main()
+    assert not (tmp_path / "out").exists() and (tmp_path / "notes" / "a.txt").read_text() == "kept"
+    assert (model / "config.cfg").exists()
