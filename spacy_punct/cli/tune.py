@@ -25,8 +25,8 @@ def tune(
 
     if not (thresholds or margins):
         fail("nothing to tune: --no-thresholds and --no-margins.")
-    if output.exists() and not output.is_dir():
-        fail(f"the output {output} is a file; give a folder.")
+    if output.exists():
+        fail(f"{output} exists: choose a new folder (nothing was written).")
     output.parent.mkdir(parents=True, exist_ok=True)
     set_threads_or_fail(threads)
     nlp = load_or_fail(model)

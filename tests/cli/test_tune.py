@@ -14,3 +14,13 @@ def test_output_and_tune_folders_are_created(trained, tmp_path, corpus_path):
     result = runner.invoke(app, ["tune", model_folder(trained, tmp_path), str(corpus_path), str(tuned)])
     assert result.exit_code == 0, result.output
     assert (tuned / "config.cfg").exists()
+
+
+def test_an_existing_output_is_refused_before_any_tuning(trained, tmp_path, corpus_path):
+    model = model_folder(trained, tmp_path)
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "notes.txt").write_text("kept")
+    for output in (tmp_path / "taken", model):
+        result = runner.invoke(app, ["tune", model, str(corpus_path), str(output)])
+        assert result.exit_code == 1 and result.output.strip() == f"Error: {output} exists: choose a new folder (nothing was written).", result.output
+    assert sorted(p.name for p in (tmp_path / "taken").iterdir()) == ["notes.txt"]
