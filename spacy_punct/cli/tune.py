@@ -13,7 +13,7 @@ from ._util import THREADS_HELP, app, fail, load_or_fail, set_threads_or_fail
 def tune(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
     dev: Path = typer.Argument(..., help="A .spacy dev set (never the test set).", exists=True),
-    output: Path = typer.Argument(..., help="Where to save the pipeline with the tuned settings."),
+    output: Path = typer.Argument(..., help="A new folder for the pipeline with the tuned settings."),
     max_length: int = typer.Option(0, help="Cut documents into chunks of this many words (0: whole documents)."),
     thresholds: bool = typer.Option(True, help="Tune per-class probability thresholds."),
     margins: bool = typer.Option(True, help="Tune per-class margins (Cai & Wang)."),
