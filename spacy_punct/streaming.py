@@ -91,7 +91,7 @@ class CommittedWord:
     index: int  # position in the stream, from 0
     word: str  # the input word
     text: str  # the output: the word cased, with its mark ("So," "trip?")
-    mark: str  # the mark written after the word ("" for none)
+    mark: str  # the mark after the word ("" for none), as the labels write it: "." for Bangla's "।" too
     sentence_start: bool
     sentence_end: bool  # the word ends its sentence
     lookahead: int  # the words after it that the model had read
