@@ -24,6 +24,8 @@ def set_threads(threads: Optional[int] = DEFAULT_THREADS) -> int:
     numpy's BLAS to one thread: its products in a pipeline are small, and its
     threads spinning beside torch's slow both down. Returns torch's number."""
     if threads is not None:
+        if not isinstance(threads, int) or isinstance(threads, bool):
+            raise TypeError(f"threads must be a whole number (or None), not {threads!r}.")
         if threads < 1:
             raise ValueError(f"threads must be at least 1, not {threads}.")
         torch.set_num_threads(threads)

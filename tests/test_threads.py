@@ -11,6 +11,9 @@ def test_set_threads():
         assert set_threads(None) == 1
         with pytest.raises(ValueError, match="at least 1"):
             set_threads(0)
+        for wrong in ("2", 1.5, True):
+            with pytest.raises(TypeError, match="threads must be a whole number"):
+                set_threads(wrong)
     finally:
         torch.set_num_threads(before)
 
