@@ -86,6 +86,8 @@ def punctuate_dataset(
     timed `words`), mapped by `workers` actors, `batch_size` records at a time.
     `num_gpus`: per actor, for transformer recipes. Ray Data restarts an actor
     that dies and retries its batches (its defaults for actor pools)."""
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in (workers, batch_size)):
+        raise TypeError(f"workers and batch_size must be whole numbers, not {workers!r} and {batch_size!r}.")
     if workers < 1 or batch_size < 1:
         raise ValueError(f"workers and batch_size must be at least 1, not {workers} and {batch_size}.")
     return dataset.map_batches(

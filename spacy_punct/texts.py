@@ -68,6 +68,8 @@ def punctuate_parts(
     punctuator annotates in place without a `punct_rewriter` after it has its
     docs rewritten here. An error reading `items` comes after the results of
     the items read before it."""
+    if not isinstance(batch_size, int) or isinstance(batch_size, bool):
+        raise TypeError(f"batch_size must be a whole number, not {batch_size!r}.")
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, not {batch_size}.")
     find_punctuator(nlp)

@@ -150,3 +150,9 @@ def test_the_ray_engine_reads_a_folder_of_record_files(local_ray, trained, tmp_p
     args = ["punctuate", str(tmp_path / "model"), str(folder), "-o", str(tmp_path / "out"), "--engine", "ray"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0 and f"Wrote {len(records)} records" in result.output, result.output
+
+
+def test_workers_and_batch_size_are_checked_before_ray_is_asked():
+    for kwargs, error in (({"workers": 0}, ValueError), ({"batch_size": "256"}, TypeError), ({"workers": 1.5}, TypeError)):
+        with pytest.raises(error, match="workers and batch_size must be"):
+            punctuate_dataset(None, "en_punct_sm", **kwargs)

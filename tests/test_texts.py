@@ -16,6 +16,9 @@ def test_punctuate_texts_in_order_whatever_the_batch(trained):
         assert [doc.text for doc in punctuate(trained, iter(BARE), batch_size=batch_size)] == expected
     with pytest.raises(ValueError, match="batch_size"):
         list(punctuate(trained, BARE, batch_size=0))
+    for wrong in ("64", 2.5):
+        with pytest.raises(TypeError, match="batch_size must be a whole number"):
+            list(punctuate(trained, BARE, batch_size=wrong))
 
 
 def test_one_text_or_record_alone_is_refused_at_the_call(trained):
