@@ -9,6 +9,11 @@ A process forked after torch ran with several threads hangs at its first
 torch operation (the OpenMP thread pool does not survive a fork), which is
 what `nlp.pipe(n_process=2)` did once the parent had used the pipeline.
 Forked children therefore start with one torch thread.
+
+Hugging Face's fast tokenizers keep a thread pool of their own; a process
+forked after it ran prints a warning of four lines to stderr and turns it
+off. The pool gains nothing on windows of a hundred pieces, so it is off
+unless the environment says otherwise (`TOKENIZERS_PARALLELISM`).
 """
 import os
 from typing import Optional
@@ -17,6 +22,14 @@ import torch
 from threadpoolctl import threadpool_limits
 
 DEFAULT_THREADS = 1
+
+
+def tokenizers_pool_off() -> None:
+    """Turn the fast tokenizers' thread pool off where the environment does not set it."""
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+tokenizers_pool_off()  # before a tokenizer runs
 
 
 def set_threads(threads: Optional[int] = DEFAULT_THREADS) -> int:

@@ -21,7 +21,9 @@ def test_user_setting_wins(monkeypatch):
 
 
 def test_set_on_import():
-    env = {k: v for k, v in os.environ.items() if k not in CACHE_SETTINGS}
-    code = "import os, spacy_punct; print(os.environ['ONEDNN_PRIMITIVE_CACHE_CAPACITY'], os.environ['LRU_CACHE_CAPACITY'])"
+    """With the fast tokenizers' thread pool off (`threads.tokenizers_pool_off`), in the same fresh interpreter."""
+    unset = (*CACHE_SETTINGS, "TOKENIZERS_PARALLELISM")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
+    code = "import os, spacy_punct; print(*(os.environ[name] for name in %r))" % (unset,)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
-    assert out.split() == [str(CACHE_ENTRIES)] * 2
+    assert out.split() == [str(CACHE_ENTRIES)] * 2 + ["false"]

@@ -57,3 +57,18 @@ def test_load_pipeline_sets_one_thread_unless_told(trained, tmp_path):
         assert torch.get_num_threads() == 3
     finally:
         torch.set_num_threads(before)
+
+
+
+def test_the_tokenizers_thread_pool_is_off_unless_the_environment_says_otherwise(monkeypatch):
+    """A process forked after the pool ran printed four lines of warning to stderr (`benchmark --processes 2`)."""
+    import os
+
+    from spacy_punct.threads import tokenizers_pool_off
+
+    monkeypatch.delenv("TOKENIZERS_PARALLELISM", raising=False)
+    tokenizers_pool_off()
+    assert os.environ["TOKENIZERS_PARALLELISM"] == "false"
+    monkeypatch.setenv("TOKENIZERS_PARALLELISM", "true")
+    tokenizers_pool_off()
+    assert os.environ["TOKENIZERS_PARALLELISM"] == "true"
