@@ -79,7 +79,7 @@ def is_invisible(text: str) -> bool:
     """Whether a token is of format characters alone (a zero-width space, a
     byte-order mark, a word joiner): whitespace to the word level and the
     models (`layers.spaces`), so no mark is written after it."""
-    return all(unicodedata.category(c) == "Cf" or c.isspace() for c in text)
+    return bool(text) and all(unicodedata.category(c) == "Cf" or c.isspace() for c in text)
 
 
 def punct_flags(doc: Doc) -> List[bool]:

@@ -1,6 +1,6 @@
 import spacy
 
-from spacy_punct.words import mark_slots, marks_after, punct_flags, word_offsets
+from spacy_punct.words import is_invisible, mark_slots, marks_after, punct_flags, word_offsets
 
 
 def _slots(nlp, text):
@@ -46,6 +46,7 @@ def test_slots_are_words_before_whitespace(nlp):
     assert words["win"] == [t.text for t in doc].index("win", 6)
     # a token of format characters alone is no word: no mark goes after it
     assert list(_slots(nlp, "so \u200b how \ufeff")[2]) == ["so", "how"]
+    assert not is_invisible("") and not is_invisible("a\u200d") and is_invisible("\u200c\u2060")
 
 
 def test_slot_existing_marks_and_anchor(nlp):
