@@ -51,7 +51,7 @@ setup(
     ],
     extras_require={
         # mypy: the public API is type-checked in the suite
-        "test": ["pytest>=7", "tokenizers", "mypy>=1.8"],
+        "test": ["pytest>=7", "hypothesis>=6", "tokenizers", "mypy>=1.8"],
         "benchmark": ["matplotlib", "tokenizers"],
         # distributed.py reads some of Ray Data's inner workings: the Ray 2 line only
         "ray": ["ray[data]>=2.9,<3", "pandas", "pyarrow"],
