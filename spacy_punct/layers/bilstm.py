@@ -15,10 +15,9 @@ the padded batch, the backward one over every doc reversed within its own
 length: the padding comes after each doc's tokens in both directions, so the
 outputs and gradients are those of the packed run (which other devices take).
 """
-from typing import Callable, Dict, List, Tuple, cast
+from typing import Callable, List, Tuple, cast
 
 import torch
-from torch.func import functional_call
 from spacy.util import registry
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper, noop, torch2xp, with_padded, xp2torch
@@ -50,9 +49,6 @@ class PackedBiLSTM(torch.nn.Module):
     def __init__(self, lstm: torch.nn.LSTM) -> None:
         super().__init__()
         self.lstm = lstm
-        # one-way, one-layer LSTMs by input width, run with this LSTM's
-        # weights; a plain dict, so they are neither parameters nor saved
-        self._one_way: Dict[int, torch.nn.LSTM] = {}
 
     def forward(self, X: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         if X.shape[0] == 0:  # every doc of the batch is empty
@@ -88,14 +84,15 @@ class PackedBiLSTM(torch.nn.Module):
         return H
 
     def _run_one_way(self, H: torch.Tensor, layer: int, direction: str) -> torch.Tensor:
-        width = H.shape[2]
-        if width not in self._one_way:
-            self._one_way[width] = torch.nn.LSTM(width, self.lstm.hidden_size, 1)
-        weights = {
-            f"{name}_l0": getattr(self.lstm, f"{name}_l{layer}{direction}")
+        # torch.lstm, the functional form: the weights are arguments, so threads
+        # sharing this module never see each other's (torch.func.functional_call
+        # swaps them into a shared module for the call)
+        weights = [
+            getattr(self.lstm, f"{name}_l{layer}{direction}")
             for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
-        }
-        return functional_call(self._one_way[width], weights, (H,))[0]
+        ]
+        zeros = H.new_zeros(1, H.shape[1], self.lstm.hidden_size)
+        return torch.lstm(H, (zeros, zeros), weights, True, 1, 0.0, self.training, False, False)[0]
 
 
 def _padded_to_torch(model: Model, Xp: Padded, is_train: bool) -> Tuple[ArgsKwargs, Callable]:

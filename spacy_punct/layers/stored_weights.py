@@ -24,7 +24,7 @@ import torch
 from spacy_transformers.layers.hf_shim import HFShim
 from thinc.api import Model
 
-from .torch_updates import InPlaceUpdates
+from .torch_updates import InPlaceUpdates, SteadyPredict
 
 WEIGHTS_STORAGES = ("float32", "int8")
 INT8_SUFFIX = ".__int8__"
@@ -70,9 +70,10 @@ class ConfiguredModelClass:
         return model_class._from_config(config)
 
 
-class StoredHFShim(InPlaceUpdates, HFShim):
-    """spacy-transformers' `HFShim`, its weights saved in `weights_storage`
-    and updated in place (`torch_updates`)."""
+class StoredHFShim(SteadyPredict, InPlaceUpdates, HFShim):
+    """spacy-transformers' `HFShim`, its weights saved in `weights_storage`,
+    updated in place, and its predictions safe from several threads
+    (`torch_updates`)."""
 
     weights_storage = "float32"
 
