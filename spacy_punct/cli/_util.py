@@ -1,9 +1,13 @@
 """What the commands share: the app, errors, loading, inputs, outputs, threads."""
 import os
+import signal
+import stat
 import sys
+import tempfile
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Dict, List, NoReturn, Optional, TextIO
+from typing import Any, Dict, Iterator, List, NoReturn, Optional, TextIO
 
 import typer
 from spacy.language import Language
@@ -249,3 +253,70 @@ def prepare_output(path: Optional[Path], *inputs: Optional[Path]) -> None:
         fail(f"cannot write {path}: {e.strerror or e} (nothing was written).")
     if not existed:
         path.unlink()
+
+
+def is_stdout(path: Optional[Path]) -> bool:
+    """Whether an output option names standard output: none given, or `-`."""
+    return path is None or str(path) == "-"
+
+
+@contextmanager
+def output_file(path: Optional[Path]) -> Iterator[TextIO]:
+    """Where a command writes its output: standard output (`is_stdout`), a
+    device or pipe as it is, or else a new file beside `path`, renamed to it
+    once the command ends (the old file stays whole until then, and two
+    runs writing one output never mix: the last to finish wins). An error
+    of the input (`fail`) still puts what was written in place, as the
+    message says; an interruption (Ctrl-C, SIGTERM) leaves the old file."""
+    if is_stdout(path):
+        yield sys.stdout
+        return
+    assert path is not None
+    if path.exists() and not stat.S_ISREG(path.stat().st_mode):
+        with path.open("w", encoding="utf8", newline="\n") as device:
+            yield device
+        return
+    descriptor, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+    target = os.fdopen(descriptor, "w", encoding="utf8", newline="\n")
+    previous = signal.signal(signal.SIGTERM, _terminate) if _in_main_thread() else None
+    try:
+        yield target
+    except (KeyboardInterrupt, SystemExit):
+        _discard(target, partial)
+        raise
+    except BaseException:  # typer.Exit from `fail` included: what was written is put in place
+        _close_quietly(target)
+        os.replace(partial, path)
+        raise
+    else:
+        target.close()
+        os.replace(partial, path)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _in_main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def _terminate(signum: int, frame: Any) -> NoReturn:
+    raise SystemExit(128 + signum)
+
+
+def _discard(target: TextIO, partial: str) -> None:
+    _close_quietly(target)
+    try:
+        os.unlink(partial)
+    except OSError:
+        pass
+
+
+def _close_quietly(target: TextIO) -> None:
+    """Close an output whose failed write was reported already."""
+    try:
+        target.close()
+    except OSError:
+        pass

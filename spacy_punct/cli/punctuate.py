@@ -1,7 +1,6 @@
 """`spacy-punct punctuate`: punctuate text, records or timed words: files, standard input, Ray."""
-import sys
 from pathlib import Path
-from typing import List, Optional, TextIO
+from typing import List, Optional
 
 import typer
 
@@ -23,8 +22,10 @@ from ._util import (
     check_input,
     decision_settings,
     fail,
+    is_stdout,
     load_or_fail,
     open_input,
+    output_file,
     prepare_output,
     progress_bar,
     set_threads_or_fail,
@@ -37,7 +38,7 @@ from ._util import (
 def punctuate(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
     input: Optional[Path] = typer.Argument(None, help="Text file, plain or gzip (default or -: standard input)."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Output file (default: stdout)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Output file (default or -: stdout), written beside and renamed once whole."),
     format: str = typer.Option("text", help="Output: text (the punctuated text), jsonl (one JSON record per document), or srt / vtt captions (timed words in JSONL input)."),
     max_chars: int = typer.Option(84, min=1, help="srt/vtt: characters per cue at most (a cue also ends at each sentence end)."),
     max_seconds: float = typer.Option(7.0, min=0.1, help="srt/vtt: seconds per cue at most."),
@@ -91,7 +92,8 @@ def punctuate(
                  "(save a pipeline with them instead).")
         _punctuate_on_ray(model, input, output, workers, batch_size, threads)
         return
-    prepare_output(output, input)
+    if not is_stdout(output):
+        prepare_output(output, input)
     set_threads_or_fail(threads)
     nlp = load_or_fail(model)
     settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks)
@@ -100,38 +102,29 @@ def punctuate(
         reader = open_input(input, encoding, keep_line_ends=format == "text")
     except textio.InputError as e:
         fail(str(e))
-    target: TextIO = output.open("w", encoding="utf8", newline="\n") if output else sys.stdout
-    bar = progress_bar(show_progress(progress, output), unit=" words", smoothing=0.1)
+    bar = progress_bar(show_progress(progress, None if is_stdout(output) else output), unit=" words", smoothing=0.1)
     try:
-        results = punctuated_output(nlp, reader, writer, whole=whole, records=input_format == "jsonl",
-                                    batch_size=batch_size, settings=settings)
-        target.write(writer.header())
-        for doc, text in results:
-            target.write(text)
+        with output_file(output) as target:
+            results = punctuated_output(nlp, reader, writer, whole=whole, records=input_format == "jsonl",
+                                        batch_size=batch_size, settings=settings)
+            target.write(writer.header())
+            for doc, text in results:
+                target.write(text)
+                target.flush()
+                bar.update(sum(1 for token in doc if token._.source_i is not None and not token.is_space))
+            target.write(writer.footer())
             target.flush()
-            bar.update(sum(1 for token in doc if token._.source_i is not None and not token.is_space))
-        target.write(writer.footer())
     except (RecordError, ValueError) as e:
         fail(f"{reader.name}: {e} The output written so far is kept.")
     except OSError as e:
-        write_failed(output, e)
+        write_failed(None if is_stdout(output) else output, e)
     finally:
         bar.close()
         reader.close()
-        if output:
-            _close_quietly(target)
     if reader.replaced:
         typer.secho(textio.replaced_message(reader), err=True)
     if reader.error:
         fail(f"{reader.error}. The output of the lines before it is written.")
-
-
-def _close_quietly(target: TextIO) -> None:
-    """Close an output whose failed write was reported already."""
-    try:
-        target.close()
-    except OSError:
-        pass
 
 
 def _punctuate_on_ray(model: str, input: Optional[Path], output: Optional[Path], workers: int, batch_size: int,

@@ -18,6 +18,7 @@ from ._util import (
     load_or_fail,
     open_input,
     set_threads_or_fail,
+    write_failed,
 )
 
 
@@ -71,6 +72,8 @@ def stream(
             _emit(chunk)
     except StreamStopped as e:
         stopped = str(e)
+    except OSError as e:  # a full disk, a closed pipe
+        write_failed(None, e)
     finally:
         reader.close()
     if reader.replaced:

@@ -50,6 +50,52 @@ def test_a_full_disk_is_one_line(model, tmp_path):
         "Error: cannot write /dev/full: No space left on device. The output written before it is kept."]
 
 
+def test_a_dash_output_is_standard_output(model, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["punctuate", model, str(_input(tmp_path)), "-o", "-"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("\n") == 300 and not (tmp_path / "-").exists()
+
+
+def _punctuate_process(model: str, source: Path, output: Path):
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "spacy_punct", "punctuate", model, str(source), "-o", str(output)]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def test_two_writers_of_one_output_never_mix(model, tmp_path):
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text("so how was the trip\n" * 2000, encoding="utf8")
+    second.write_text("it was long but we saw the coast\n" * 2000, encoding="utf8")
+    output = tmp_path / "out.txt"
+    processes = [_punctuate_process(model, source, output) for source in (first, second)]
+    assert [process.wait(timeout=120) for process in processes] == [0, 0]
+    lines = output.read_text(encoding="utf8").splitlines()
+    assert len(lines) == 2000 and len(set(lines)) == 1  # one run's whole output, not a mix
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []
+
+
+def test_an_interrupted_run_leaves_the_old_output_whole(model, tmp_path):
+    import signal
+    import time
+
+    source = tmp_path / "in.txt"
+    source.write_text("so how was the trip it was long but we saw the coast\n" * 200_000, encoding="utf8")
+    output = tmp_path / "out.txt"
+    output.write_text("the old output\n", encoding="utf8")
+    process = _punctuate_process(model, source, output)
+    deadline = time.time() + 60
+    while time.time() < deadline and not any(p.name.endswith(".partial") for p in tmp_path.iterdir()):
+        time.sleep(0.05)
+    time.sleep(0.5)
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=60) != 0
+    assert output.read_text(encoding="utf8") == "the old output\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []
+
+
 def test_a_gzip_file_cut_in_its_first_block_is_named(model, tmp_path):
     import gzip
 

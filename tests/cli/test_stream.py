@@ -40,3 +40,22 @@ def test_stream_stops_at_a_bad_line_and_keeps_what_came_before(trained, tmp_path
     assert result.stdout == "So, how was the trip?\nIt was\n"
     result = runner.invoke(app, ["stream", str(tmp_path / "model"), "--format", "srt"], input="so how was it\n")
     assert result.exit_code == 1 and "line 1: the word 'so' has no timings" in result.output
+
+
+def test_a_full_standard_output_is_one_line(trained, tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import pytest
+
+    if not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full")
+    trained.to_disk(tmp_path / "model")
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "spacy_punct", "stream", str(tmp_path / "model")],
+                                input="so how was the trip it was long\n", stdout=full, stderr=subprocess.PIPE,
+                                text=True, timeout=120)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        "Error: cannot write standard output: No space left on device. The output written before it is kept."]
