@@ -15,6 +15,10 @@ _GZIP = b"\x1f\x8b"
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 _SNIFF_BYTES = 8192
 _CONTROL = frozenset(chr(c) for c in range(32)) - set("\t\n\r\f\v\x1b")
+# the longest line read (about 3 million words, a hundred hours of speech):
+# a line is held whole before it is punctuated in pieces, so a longer one (a
+# gzip bomb without line ends) stops the input here, not the machine
+MAX_LINE_CHARS = 20_000_000
 
 
 class InputError(ValueError):
@@ -49,15 +53,22 @@ class TextReader:
         self._text = io.TextIOWrapper(buffered, encoding=self.encoding, errors="replace", newline="")
 
     def __iter__(self) -> Iterator[str]:
-        """Lines without their line ends (\\n, \\r\\n or a lone \\r)."""
-        lines = iter(self._text)
+        """Lines without their line ends (\\n, \\r\\n or a lone \\r); a line
+        longer than `MAX_LINE_CHARS` ends the lines, with the problem in
+        `error`."""
+        number = 0
         while True:
             try:
-                line = next(lines)
-            except StopIteration:
-                return
+                line = self._text.readline(MAX_LINE_CHARS + 2)  # room for its \r\n
             except (EOFError, OSError, zlib.error) as e:
                 self.error = f"{self.name} breaks off after the lines read so far: {e}"
+                return
+            if not line:
+                return
+            number += 1
+            if len(line.rstrip("\r\n")) > MAX_LINE_CHARS:
+                self.error = (f"{self.name}, line {number} is longer than {MAX_LINE_CHARS:,} characters "
+                              "(textio.MAX_LINE_CHARS): split it into lines")
                 return
             self.replaced += line.count("\ufffd")
             text = line.rstrip("\r\n")

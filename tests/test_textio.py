@@ -120,3 +120,46 @@ def test_a_gzip_file_cut_inside_its_first_block_is_an_input_error(tmp_path):
     path.write_bytes(data[:20])
     with pytest.raises(InputError, match="breaks off before its first line"):
         open_text(path)
+
+
+def test_a_gzip_bomb_without_line_ends_stops_in_bounded_memory(tmp_path):
+    """400 MB of text with no line end, in a gzip file of some hundred KB:
+    read with a limit of 2 million characters, the reader stops at the limit
+    in a line and its memory stays far below the expanded size."""
+    import subprocess
+    import sys
+
+
+    path = tmp_path / "bomb.txt.gz"
+    with gzip.open(path, "wb", compresslevel=1) as bomb:
+        bomb.write(b"so how was the trip\n")
+        block = b"a" * 1_000_000
+        for _ in range(400):
+            bomb.write(block)
+    assert path.stat().st_size < 5_000_000
+    script = (
+        "import resource, sys\n"
+        "from spacy_punct import textio\n"
+        "textio.MAX_LINE_CHARS = 2_000_000\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"
+        "reader = textio.open_text(sys.argv[1])\n"
+        "lines = [len(line) for line in reader]\n"
+        "print(lines, reader.error)\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    before_mb, first, peak_mb = result.stdout.splitlines()
+    assert first == f"[19] {path}, line 2 is longer than 2,000,000 characters (textio.MAX_LINE_CHARS): split it into lines"
+    assert int(peak_mb) - int(before_mb) < 100, (before_mb, peak_mb)  # 400 MB expanded
+
+
+def test_a_line_of_the_longest_length_is_read(tmp_path, monkeypatch):
+    from spacy_punct import textio
+
+    monkeypatch.setattr(textio, "MAX_LINE_CHARS", 10)
+    path = tmp_path / "in.txt"
+    path.write_bytes(b"0123456789\r\nabc\n0123456789x\n")
+    reader = open_text(path, keep_line_ends=True)
+    assert list(reader) == ["0123456789", "abc"] and list(reader.line_ends) == ["\r\n", "\n"]
+    assert "line 3 is longer than 10 characters" in reader.error

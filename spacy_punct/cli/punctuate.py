@@ -61,7 +61,8 @@ def punctuate(
     """Punctuate text: one document per line (empty lines stay empty, line ends
     as in the input: CRLF stays CRLF), read and
     written as it goes, so memory stays bounded on inputs of any size; lines
-    of any length are punctuated in pieces."""
+    up to textio.MAX_LINE_CHARS (20 million characters) are punctuated in
+    pieces; a longer one stops the input, after the lines before it."""
     if engine != "ray":  # Ray reads a folder of record files too
         check_input(input)
     try:
