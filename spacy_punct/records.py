@@ -2,7 +2,8 @@
 punctuated doc becomes the output record (its fields kept, offsets, marks
 and timings per token) and its JSONL line."""
 import json
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional
+import re
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union
 
 from spacy.attrs import IDX, SENT_START
 from spacy.language import Language
@@ -32,22 +33,45 @@ def punctuate_records(nlp: Language, records: Iterable[Record], *, batch_size: i
     done = punctuate_docs(nlp, items, batch_size=batch_size, settings=settings)
     return (output_record(doc, record) for doc, record in done)
 
-def record_doc(nlp: Language, record: Record, number: int = 0) -> Doc:
-    """The doc of an input record: {"text": ...} or timed words in one of the
-    shapes of `timed.record_word_list` ({"words": [{"word", "start", "end"},
-    ...]}, timings in seconds, optional), with any other fields (an "id")
-    passed through to the output. Tokens get the timings of the word they are
-    part of in `token._.start_time` and `token._.end_time`."""
+def record_doc(nlp: Language, record: Record, number: int = 0) -> Union[str, Doc]:
+    """What the pipeline reads of an input record: the text of {"text": ...}
+    (punctuated as a line of text is, in pieces where it is long), or the doc
+    of timed words in one of the shapes of `timed.record_word_list`
+    ({"words": [{"word", "start", "end"}, ...]}, timings in seconds,
+    optional), with any other fields (an "id") passed through to the output.
+    Tokens get the timings of the word they are part of in
+    `token._.start_time` and `token._.end_time`. The words are what is
+    punctuated: a "text" beside them must hold the same words (case and
+    marks aside, as a recogniser's punctuated text does), else a
+    `RecordError` names the record."""
     where = f"record {number}" if number else "record"
     if not isinstance(record, Mapping):
         raise RecordError(f"{where}: expected an object with 'text' or 'words', got {type(record).__name__}.")
     entries = record_word_list(record, where)
-    if entries is not None:
-        return words_doc(nlp, timed_words(entries, where))
     text = record.get("text")
+    if entries is not None:
+        words = timed_words(entries, where)
+        if isinstance(text, str):
+            _check_text_matches_words(text, [word.text for word in words], where)
+        return words_doc(nlp, words)
     if not isinstance(text, str):
         raise RecordError(f"{where}: expected a string 'text' (or a 'words' list).")
-    return nlp.make_doc(text)
+    return text
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _check_text_matches_words(text: str, words: List[str], where: str) -> None:
+    """Refuse a record whose text and timed words are not the same words."""
+    in_text = _WORD.findall(text.lower())
+    in_words = _WORD.findall(" ".join(words).lower())
+    if in_text == in_words:
+        return
+    at = next((i for i, (a, b) in enumerate(zip(in_text, in_words)) if a != b), min(len(in_text), len(in_words)))
+    seen = (in_text[at] if at < len(in_text) else "its end", in_words[at] if at < len(in_words) else "their end")
+    raise RecordError(f"{where}: its 'text' and its words differ at word {at + 1} ({seen[0]!r} against "
+                      f"{seen[1]!r}); the words are what is punctuated: drop the 'text', or give the same words.")
 
 
 def record_line(output: Mapping[str, Any]) -> str:
@@ -74,7 +98,7 @@ def output_record(doc: Doc, record: Optional[Record] = None) -> Dict[str, Any]:
     texts = [token.text for token in doc]
     starts = doc.to_array([IDX]).tolist() if len(doc) else []
     ends = [start + len(text) for start, text in zip(starts, texts)]
-    output["sentences"] = _sentence_texts(doc, starts, ends)
+    output["sentences"] = _sentence_texts(doc, output["punctuated"], starts, ends)
     sources = doc._.source_map or list(range(len(doc)))
     source_starts = doc._.source_offsets or starts
     marks = token_values(doc, "punct", starts)
@@ -98,11 +122,11 @@ def output_record(doc: Doc, record: Optional[Record] = None) -> Dict[str, Any]:
     return output
 
 
-def _sentence_texts(doc: Doc, starts: List[int], ends: List[int]) -> List[str]:
+def _sentence_texts(doc: Doc, text: str, starts: List[int], ends: List[int]) -> List[str]:
     """The texts of a doc's sentences (as `doc.sents` gives them), blank ones left out."""
     if not len(doc):
         return []
     first = [i for i, start in enumerate(doc.to_array([SENT_START]).tolist()) if start == 1 and i > 0]
     bounds = zip([0] + first, first + [len(doc)])
-    texts = (doc.text[starts[begin] : ends[end - 1]] for begin, end in bounds)
+    texts = (text[starts[begin] : ends[end - 1]] for begin, end in bounds)
     return [text for text in texts if text.strip()]

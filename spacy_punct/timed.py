@@ -108,7 +108,7 @@ def words_doc(nlp: Language, words: Sequence[TimedWord]) -> Doc:
     """The doc of words joined by spaces, each token with the timings of the
     word it is part of (`token._.start_time`, `token._.end_time`)."""
     texts = [word.text for word in words]
-    doc = nlp.make_doc(" ".join(texts))
+    doc = _make_doc(nlp, texts)
     if any(word.timed for word in words):
         ends = numpy.cumsum([len(text) + 1 for text in texts])  # one space after each word
         for token in doc:
@@ -116,6 +116,19 @@ def words_doc(nlp: Language, words: Sequence[TimedWord]) -> Doc:
             if word.timed:
                 token._.start_time, token._.end_time = word.start, word.end
     return doc
+
+
+# words tokenized at a time: a part of a long record stays below spaCy's
+# length limit (nlp.max_length, a million characters by default)
+WORDS_PER_PART = 10_000
+
+
+def _make_doc(nlp: Language, texts: Sequence[str]) -> Doc:
+    """`nlp.make_doc` of the words joined by spaces, tokenized in parts."""
+    if len(texts) <= WORDS_PER_PART:
+        return nlp.make_doc(" ".join(texts))
+    parts = [nlp.make_doc(" ".join(texts[i : i + WORDS_PER_PART])) for i in range(0, len(texts), WORDS_PER_PART)]
+    return Doc.from_docs(parts, ensure_whitespace=True)
 
 
 def parse_json_line(line: str, where: str) -> Any:

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from spacy_punct.records import output_record, punctuate_records
+from spacy_punct.records import output_record, punctuate_records, record_doc
 from spacy_punct.timed import RecordError
 
 from .conftest import TEXTS
@@ -63,3 +63,33 @@ def test_bad_records_name_the_record(trained, record, message):
 def test_output_record_of_whitespace_has_no_sentences(trained):
     record = output_record(trained("   "), {"text": "   "})
     assert record["sentences"] == [] and record["punctuated"] == "   "
+
+
+def test_a_record_over_spacys_length_limit_is_punctuated_as_a_text_line_is(trained, monkeypatch):
+    """A 1.3 million character record stopped the job with spaCy's E088
+    (here the limit is lowered to 120,000 characters, the same path)."""
+    from spacy_punct import punctuate, timed
+
+    monkeypatch.setattr(trained, "max_length", 120_000)
+    monkeypatch.setattr(timed, "WORDS_PER_PART", 5_000)
+    text = " ".join(["so how was the trip it was long"] * 5_000)
+    assert len(text) > trained.max_length
+    (out,) = punctuate_records(trained, [{"id": 7, "text": text}])
+    assert out["id"] == 7 and out["text"] == text
+    assert out["punctuated"] == next(punctuate(trained, [text])).text
+    words = [{"word": word, "start": i * 0.1, "end": i * 0.1 + 0.05} for i, word in enumerate(text.split())]
+    (out,) = punctuate_records(trained, [{"words": words}])
+    assert len([t for t in out["tokens"] if t["source"] is not None]) == len(words)
+    assert max(t.get("end_time", 0.0) for t in out["tokens"]) == words[-1]["end"]
+
+
+def test_a_record_whose_text_and_words_differ_is_named():
+    import spacy
+
+    nlp = spacy.blank("en")
+    words = [{"word": "where", "start": 0.0, "end": 0.3}, {"word": "did", "start": 0.3, "end": 0.5}]
+    record_doc(nlp, {"text": "Where, did?", "words": words}, 3)  # the same words: marks and case aside
+    with pytest.raises(RecordError, match=r"^record 3: its 'text' and its words differ at word 2 \('you' against 'did'\)"):
+        record_doc(nlp, {"text": "where you", "words": words}, 3)
+    with pytest.raises(RecordError, match="word 3 \\('go' against 'their end'\\)"):
+        record_doc(nlp, {"text": "where did go", "words": words}, 3)
