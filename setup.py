@@ -12,12 +12,15 @@ setup(
     long_description=(Path(__file__).parent / "README.md").read_text(encoding="utf8"),
     long_description_content_type="text/markdown",
     author="The spacy-punct developers",
-    # the code is MIT; the bundled pipelines learned from TED talks and GUM and are
-    # CC BY-NC-SA 4.0 (each states its sources in meta.json and MODEL_CARD.md)
-    license="MIT (code); CC BY-NC-SA 4.0 (the bundled pipelines in spacy_punct/models)",
+    # the code is MIT; each bundled pipeline (spacy_punct/models/<name>/) carries the
+    # licences of the texts it learned from, for non-commercial use (its LICENSE file)
+    license=("MIT (the code); the bundled pipelines in spacy_punct/models: non-commercial use under the licences of "
+             "their sources, CC BY-NC-ND 4.0 AND CC BY-NC-SA 4.0 AND CC BY-SA 4.0 (English), CC BY-NC-SA 4.0 AND "
+             "CC BY-SA 4.0 (Hungarian), CC BY-NC-SA (Bangla); see each pipeline's LICENSE file"),
     license_files=["LICENSE"],
     classifiers=[
         "License :: OSI Approved :: MIT License",
+        "License :: Free for non-commercial use",
         "Programming Language :: Python :: 3",
         "Programming Language :: Python :: 3 :: Only",
         "Programming Language :: Python :: 3.10",
@@ -39,8 +42,9 @@ setup(
         # 4.53 torch._dynamo): about 1 s more of every start of a transformer pipeline
         "transformers>=4.41,<4.47",
         "thinc>=8.3,<8.4",
-        # torch.func (2.0) and torch._int_mm on the CPU (2.3)
-        "torch>=2.3",
+        # torch._int_mm on the CPU (2.3); torch.load reads weights only by default (2.6), as thinc's
+        # and spacy-transformers' loads of a pipeline's weights then do
+        "torch>=2.6",
         # the command line; typer 0.29 is what the suite runs on, spaCy itself imports typer too
         "typer>=0.9,<0.30",
         "threadpoolctl>=3",

@@ -18,13 +18,60 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from spacy_punct.languages import LanguageEntry, language_entry
 from spacy_punct.score_tables import scores_by_test_set
 
-LICENSE = "CC BY-NC-SA 4.0"
+# the terms of a source's licence that reach weights learned from it
+_INHERITED_TERMS = ("NC", "ND", "SA")
+_CC_LICENCE = re.compile(r"CC BY(?:-[A-Z]{2})*(?: \d\.\d)?")
+
+
+def pipeline_licence(sources: List[Dict[str, str]]) -> str:
+    """The licence field of a pipeline: every Creative Commons licence of its
+    sources whose terms (non-commercial, no derivatives, share-alike) the
+    weights inherit, together (`CC BY-NC-ND 4.0 AND CC BY-NC-SA 4.0`)."""
+    found: List[str] = []
+    for source in sources:
+        for licence in _CC_LICENCE.findall(source["license"]):
+            if any(term in licence.split()[1].split("-") for term in _INHERITED_TERMS) and licence not in found:
+                found.append(licence)
+    return " AND ".join(found) if found else "MIT"
+
+
+def licence_text(meta: Dict[str, Any]) -> str:
+    """The LICENSE file of a pipeline folder: its licence and where it comes from."""
+    sources = "\n".join(f"- {s['name']}: {s['license']} ({s['url']})" for s in meta["sources"])
+    licence = meta["license"]
+    terms = ["with credit to the sources (BY)"]
+    if "NC" in licence:
+        terms.append("for non-commercial use only (NC)")
+    if "ND" in licence:
+        terms.append("as it is, without adaptations (ND)")
+    if "SA" in licence:
+        terms.append("adaptations under the same terms (SA)")
+    about = textwrap.fill(
+        "Its weights were learned from the sources below and are shared under the terms of every licence above "
+        f"together: {'; '.join(terms)}. The code of spacy-punct that runs it is MIT-licensed (the package's "
+        "LICENSE file). Train your own pipeline on your own data for other uses.", width=78, break_on_hyphens=False)
+    return f"""The spacy-punct pipeline {meta['lang']}_{meta['name']} {meta['version']}: {licence}
+
+{about}
+
+{sources}
+"""
+
+
+def write_licence(output: Path) -> None:
+    """Set the licence field of the pipeline folder's meta.json from its
+    sources, and write its LICENSE file."""
+    meta = json.loads((output / "meta.json").read_text(encoding="utf8"))
+    meta["license"] = pipeline_licence(meta["sources"])
+    (output / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf8")
+    (output / "LICENSE").write_text(licence_text(meta), encoding="utf8")
 
 
 def scores_table(metrics: Path, entry: LanguageEntry) -> str:
@@ -64,7 +111,7 @@ Pipeline: {', '.join(meta['pipeline'])} (spacy-punct {meta['spacy_punct_version'
 {sources}
 
 The weights learned from these texts inherit their terms: this pipeline is for
-non-commercial use ({LICENSE}). Train your own on your data with the same
+non-commercial use ({meta['license']}; its LICENSE file). Train your own on your data with the same
 recipe for other uses (README, "Training on the real corpora").
 
 ## Scores
@@ -187,7 +234,6 @@ def write_card(output: Path, metrics: Path, description: str, about: str, thread
         version=__version__,
         description=f"{entry.name} {tasks} for lower-case, unpunctuated text such as speech-recognition output; "
         f"{description}.",
-        license=LICENSE,
         sources=sources,
         performance=performance(metrics, entry),
         # the spaCy versions spacy-punct supports (setup.py), not only the one that saved it
@@ -195,7 +241,9 @@ def write_card(output: Path, metrics: Path, description: str, about: str, thread
         speed_threads=threads,
         spacy_punct_version=__version__,
     )
+    meta["license"] = pipeline_licence(sources)
     (output / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf8")
+    write_licence(output)
     about = about.replace("{language}", entry.name)  # a recipe's text for any language names it
     (output / "MODEL_CARD.md").write_text(model_card(meta, metrics, about, entry), encoding="utf8")
     print(f"Wrote {output / 'MODEL_CARD.md'} and its meta.json")
@@ -230,6 +278,8 @@ def main() -> None:
     card.add_argument("--description", default="the CPU recipe (configs/en_cpu.cfg)", help="the recipe, in words")
     card.add_argument("--threads", type=int, default=1, help="the threads the scores' words/s were measured with")
     card.add_argument("--iwslt", default="dev2012 less its last tenth", help="the part of IWSLT it was trained on")
+    licence = commands.add_parser("licence", help="write the pipeline's licence field and LICENSE file from its sources")
+    licence.add_argument("output", type=Path, help="the bundled pipeline's folder in the package")
     args = parser.parse_args()
     if args.command == "pipeline":
         if not (args.model / "config.cfg").is_file():
@@ -250,6 +300,8 @@ def main() -> None:
             print(" ".join(command), flush=True)
             if subprocess.run(command).returncode:
                 sys.exit(f"Error: {' '.join(command)} failed.")
+    elif args.command == "licence":
+        write_licence(args.output)
     else:
         write_card(args.output, args.metrics, args.description, args.about, args.threads, args.iwslt)
 

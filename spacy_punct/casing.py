@@ -43,6 +43,15 @@ def capitalise(text: str) -> str:
     return first + text[1:] if len(first) == 1 else text
 
 
+def upper(text: str) -> str:
+    """Upper-case every character whose capital is one character (`ß` stays:
+    `SS` would be another word)."""
+    capitals = text.upper()
+    if len(capitals) == len(text):
+        return capitals
+    return "".join(char if len(char.upper()) != 1 else char.upper() for char in text)
+
+
 def decapitalise(text: str) -> str:
     """Lower-case a capitalised word (`It` -> `it`); words with other capitals
     (`NASA`, `McDonald`) and single letters stay as they are."""
@@ -198,5 +207,5 @@ def apply_case(text: str, label: str, forms: Mapping[str, str]) -> str:
     if name:
         return capitalise(name.group(1)) + capitalise(name.group(2))
     if label == "UPPER":
-        return text.upper()
+        return upper(text)
     return capitalise(text)

@@ -13,6 +13,7 @@ from typing import Any, List, Mapping, Optional, Sequence, Tuple
 import numpy
 from spacy.tokens import Doc
 
+from .casing import is_symbol
 from .words import MarkSlots, TokenTable, ends_broken_off, mark_slots, sentence_spans, token_table
 from .labels import LabelSet, ends_sentence
 from .languages import language_rules
@@ -195,7 +196,21 @@ def decode(
         else:
             marks[last] = closing_mark(probs[last], label_set, thresholds)
     join_question_tags(table, slots, marks, label_set)
+    drop_marks_after_symbols(table, slots, marks)
     return Decisions(marks, sentence_starts(table, marks), slots, table)
+
+
+def drop_marks_after_symbols(table: TokenTable, slots: MarkSlots, marks: List[str]) -> None:
+    """A symbol (an emoji, `��`) after a word with a mark takes no mark of its
+    own (`trip? 😀 It`, not `trip? 😀? It`), unless it ends a sentence the
+    word's mark did not (`trip, 😀. It`). Marks of the input stay."""
+    words = slots.words
+    for before, symbol in zip(words, words[1:]):
+        mark = marks[symbol]
+        if not mark or not marks[before] or symbol in slots.existing or not is_symbol(table.texts[symbol]):
+            continue
+        if not ends_sentence(mark) or ends_sentence(marks[before]):
+            marks[symbol] = ""
 
 
 def join_question_tags(table: TokenTable, slots: MarkSlots, marks: List[str], label_set: LabelSet) -> None:

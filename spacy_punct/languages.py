@@ -29,6 +29,10 @@ class LanguageRules:
     # written lower-case, with a straight apostrophe
     tag_verbs: FrozenSet[str] = field(default_factory=frozenset)
     tag_subjects: FrozenSet[str] = field(default_factory=frozenset)
+    # words that open quoted speech in the training text (`he said, "Yes`),
+    # which a truecaser learns to capitalise after a comma; with the quotes
+    # gone they take no capital there (nor do function words)
+    interjections: FrozenSet[str] = field(default_factory=frozenset)
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,8 @@ LANGUAGES: Dict[str, LanguageEntry] = {
                 "hasn't hadn't mustn't mightn't needn't shan't ain't".split()
             ),
             tag_subjects=frozenset("it you we they he she i there that one".split()),
+            interjections=frozenset("yes yeah yep no nope okay ok oh ah hi hey hello thanks please sure right "
+                                    "wow well".split()),
         ),
         pipelines=("en_punct_trf", "en_punct_sm"),
         test_sets=(

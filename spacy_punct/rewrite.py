@@ -100,8 +100,11 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
     has_word = not (len(table) and starts[0])
     n_tokens = len(table)
     whole_forms = _hyphenated_forms(table, roles, cased)
-    function = function_words(table.lang)
-    after_closing = _after_closing(slots)
+    # a closing quote reads to the encoder as a sentence's end, and a comma as
+    # the start of quoted speech: a function word or interjection after one
+    # takes no capital from the truecaser unless a sentence starts there
+    no_capital = function_words(table.lang) | language_rules(table.lang).interjections
+    after_break = _after_closing(slots) | _after_comma(slots, marks)
     for i, (text, spaced, is_space, is_punct) in enumerate(zip(table.texts, table.spaced, table.is_space, table.punct)):
         if i in dropped:
             if spaces and not spaces[-1]:
@@ -114,10 +117,8 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
             role = roles[i]
             if role == WHOLE or (recase and role != FIXED):
                 form = cased[i]
-                # a closing quote reads to the encoder as a sentence's end: a
-                # function word after it takes no capital unless a sentence starts
-                if form is not None and (recase or text == text.lower()) and not (i in after_closing and text.lower() in function):
-                    text = form
+                if form is not None and (recase or text == text.lower()):
+                    text = form.lower() if i in after_break and text.lower() in no_capital else form
                 if (not has_word and not _has_digit(text)) or text.lower() in always_upper:
                     text = capitalise(text)  # not `v2`, `mp3`: a version or a code keeps its case
                 elif lower_next and (form is None or form == form.lower()):
@@ -147,6 +148,12 @@ def _after_closing(slots: MarkSlots) -> Set[int]:
         words[k + 1] for k in range(len(words) - 1)
         if slots.anchor(words[k]) != words[k] and words[k] not in slots.abbreviations
     }
+
+
+def _after_comma(slots: MarkSlots, marks: Sequence[str]) -> Set[int]:
+    """The words right after a word whose mark is a comma."""
+    words = slots.words
+    return {words[k + 1] for k in range(len(words) - 1) if marks[words[k]] == ","}
 
 
 def _has_digit(text: str) -> bool:

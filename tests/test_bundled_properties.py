@@ -62,3 +62,41 @@ def test_one_pipeline_from_four_threads_gives_the_output_of_one_thread(name):
         thread.join()
     differ = [i for i in range(len(lines)) if outputs.get(i) != [alone[i]] * 4]
     assert not differ, (name, len(differ), lines[differ[0]], outputs.get(differ[0]), alone[differ[0]])
+
+
+# shapes where readers found marks and capitals they did not expect
+SHAPES = [
+    "so how was the trip 😀 it was long",
+    "so how was the trip \ufffd\ufffd it was long but we saw the coast",
+    "hi kevin my internet connection keeps dropping can you help",
+    "hi mom yes i am fine",
+    "and then he said that -- no way",
+    "next think the ß",
+    "well hello 🙂 🙂 yes that was it",
+]
+
+
+def _bare_words(text: str):
+    return [word.strip(",.?!।;:").lower() for word in text.split() if word.strip(",.?!।;:")]
+
+
+@pytest.mark.parametrize("name", ["en_punct_trf", "en_punct_sm", "hu_punct_trf", "bn_punct_trf"])
+def test_no_mark_after_a_symbol_that_follows_one_no_capital_after_a_comma_no_word_altered(name):
+    from spacy_punct.casing import function_words, is_symbol
+    from spacy_punct.languages import language_rules
+
+    nlp = load_pipeline(name)
+    lines = SHAPES + _lines(40, seed=3)
+    rules = language_rules(nlp.lang)
+    no_capital = (function_words(nlp.lang) | rules.interjections) - rules.always_capitalised
+    for line, doc in zip(lines, punctuate(nlp, lines)):
+        out = doc.text
+        assert _bare_words(out) == _bare_words(line), (name, line, out)
+        assert "SS" not in out or "SS" in line, (name, line, out)
+        written = out.split()
+        for before, word in zip(written, written[1:]):
+            core = word.rstrip(",.?!।")
+            if is_symbol(core) and core and before[-1] in ",.?!।":
+                assert core == word or word[-1] == "." and before[-1] == ",", (name, line, out)
+            if before.endswith(",") and core.lower() in no_capital and core.lower() in line.split():
+                assert core == core.lower(), (name, line, out)

@@ -19,6 +19,18 @@ def test_project_config_is_valid_and_complete():
                 assert (ROOT / dep).exists(), dep
     for asset in config["assets"]:
         assert asset.get("extra") or asset.get("checksum"), asset["dest"]
+        # an asset without a checksum says why
+        assert asset.get("checksum") or "no checksum" in asset["description"], asset["dest"]
+
+
+def test_every_command_declares_the_scripts_it_runs_and_what_it_writes():
+    """`demo` ran scripts/prepare_corpus.py without it in its deps, and
+    `evaluate-case` declared no outputs."""
+    for command in load_project_config(ROOT)["commands"]:
+        scripts = {script for line in command["script"] for script in re.findall(r"python (scripts/\S+\.py)", line)}
+        assert scripts <= set(command.get("deps", [])), (command["name"], scripts)
+        if any(re.search(r"--output-dir |--output |-o ", line) for line in command["script"]):
+            assert command.get("outputs"), command["name"]
 
 
 def test_one_command_per_stage_driven_by_variables():

@@ -137,7 +137,7 @@ def _no_init_weights() -> Any:
 
 
 def _load(data: bytes) -> Dict[str, Any]:
-    return torch.load(BytesIO(data), map_location="cpu")
+    return torch.load(BytesIO(data), map_location="cpu", weights_only=True)  # tensors only: no code runs
 
 
 def _save(state: Dict[str, Any]) -> bytes:

@@ -171,3 +171,19 @@ def test_the_bundle_script_refuses_what_would_lose_a_folder(tmp_path, monkeypatc
             bundle_model.main()
     assert not (tmp_path / "out").exists() and (tmp_path / "notes" / "a.txt").read_text() == "kept"
     assert (model / "config.cfg").exists()
+
+
+class _RunsCode:
+    def __reduce__(self):
+        return (print, ("code ran while loading",))
+
+
+def test_stored_weights_load_tensors_only_and_no_code():
+    import pickle
+
+    from spacy_punct.layers.stored_weights import _load, _save
+
+    state = {"weight": torch.ones(2, 2)}
+    assert torch.equal(_load(_save(state))["weight"], state["weight"])
+    with pytest.raises(pickle.UnpicklingError):
+        _load(_save({"weight": _RunsCode()}))
