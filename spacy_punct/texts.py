@@ -16,9 +16,12 @@ register_extensions()
 
 # texts longer than this many characters are punctuated in pieces
 LONG_TEXT_CHARS = 100_000
-# a batch is run once it holds this many tokens, whatever its number of texts: the
-# annotations of a whole batch (a transformer's outputs) are held at once, so the
-# memory a batch takes is bounded by its tokens, not by `batch_size`
+# a batch is run once its texts padded to its longest hold this many tokens,
+# whatever its number of texts: the models read a batch padded (a transformer's
+# windows to the longest window, a BiLSTM's docs to the longest doc) and its
+# annotations are held at once, so the memory a batch takes is bounded by its
+# padded tokens, not by `batch_size` (a short line beside a long one costs as
+# much as the long one)
 BATCH_TOKENS = 8_192
 # a piece: this many tokens, read with this many tokens of context on each side
 PIECE_TOKENS = 5_000
@@ -62,8 +65,8 @@ def punctuate_parts(
 ) -> Iterator[Tuple[Doc, Any, Union[str, Doc], bool]]:
     """Like `punctuate_docs`, but a long text comes as the punctuated docs of
     its pieces (see `punctuate_pieces`), as they are done; a batch ends at
-    `batch_size` texts or `BATCH_TOKENS` tokens, so memory stays bounded
-    whatever the batch size: yields (doc,
+    `batch_size` texts or `BATCH_TOKENS` padded tokens, so memory stays
+    bounded whatever the batch size: yields (doc,
     context, item, whether this is the item's last part). A pipeline whose
     punctuator annotates in place without a `punct_rewriter` after it has its
     docs rewritten here. An error reading `items` comes after the results of
@@ -75,7 +78,7 @@ def punctuate_parts(
     find_punctuator(nlp)
     cfg = settings_cfg(nlp, settings)
     batch: List[Tuple[Doc, Any]] = []
-    n_tokens = 0
+    longest = 0
     number = 1  # of the next item, for errors
     items = iter(items)
     while True:
@@ -92,7 +95,7 @@ def punctuate_parts(
         number += 1
         if isinstance(item, str) and len(item) > LONG_TEXT_CHARS:
             yield from _run(nlp, batch, batch_size, cfg)
-            batch, n_tokens = [], 0
+            batch, longest = [], 0
             pieces = punctuate_pieces(nlp, item, settings=settings)
             piece = next(pieces)
             for following in pieces:
@@ -101,11 +104,14 @@ def punctuate_parts(
             yield piece, context, item, True
             continue
         doc = nlp.make_doc(item) if isinstance(item, str) else item
-        batch.append((doc, (context, item)))
-        n_tokens += len(doc)
-        if len(batch) >= batch_size or n_tokens >= BATCH_TOKENS:
+        longest = max(longest, len(doc))
+        if batch and (len(batch) + 1) * longest > BATCH_TOKENS:  # run what was read, without this one
             yield from _run(nlp, batch, batch_size, cfg)
-            batch, n_tokens = [], 0
+            batch, longest = [], len(doc)
+        batch.append((doc, (context, item)))
+        if len(batch) >= batch_size:
+            yield from _run(nlp, batch, batch_size, cfg)
+            batch, longest = [], 0
     yield from _run(nlp, batch, batch_size, cfg)
 
 
