@@ -9,7 +9,7 @@ entropy-threshold decoding). The marks, sentence starts and case of committed
 words come from the same decoding and rewrite as offline punctuation.
 """
 from dataclasses import dataclass
-from typing import List, Optional, Protocol, Sequence
+from typing import Any, List, Optional, Protocol, Sequence
 
 import numpy
 from spacy.language import Language
@@ -122,8 +122,8 @@ class Streamer:
             print(committed.text, end=" ")
 
     The model reads at most `left_context` committed words and the pending
-    words (at most the policy's `max_lookahead` + 1), so memory and time per
-    word stay bounded over any stream. A word that fails its checks raises a
+    words (at most the policy's `max_lookahead` and the words pushed at
+    once), so memory and time per word stay bounded over any stream. A word that fails its checks raises a
     `RecordError` and leaves the stream as it was."""
 
     def __init__(self, nlp: Language, policy: Optional[LookaheadPolicy] = None, *, left_context: int = 50,
@@ -148,13 +148,27 @@ class Streamer:
     def push(self, word, start: Optional[float] = None, end: Optional[float] = None) -> List[CommittedWord]:
         """Read one word (a string, a `TimedWord` or a {"word", "start", "end"}
         mapping); return the words committed by it, in order."""
-        if isinstance(word, TimedWord):
-            word = {"word": word.text, "start": word.start, "end": word.end}
-        elif isinstance(word, str) and (start is not None or end is not None):
+        if isinstance(word, str) and (start is not None or end is not None):
             word = {"word": word, "start": start, "end": end}
-        checked = timed_word(word, f"word {self._count + 1}", self._last)
-        self._last = checked
-        for part in split_word(checked):
+        return self.push_many([word])
+
+    def push_many(self, words: Sequence[Any]) -> List[CommittedWord]:
+        """Read several words at once (each as `push` takes it), with one run
+        of the model: a backlog (a file, a recogniser's line) is read at the
+        speed of offline punctuation, each word decided with the right
+        context that came with it. If a word fails its checks, a
+        `RecordError` names it and none of them is read."""
+        checked: List[TimedWord] = []
+        last = self._last
+        for word in words:
+            if isinstance(word, TimedWord):
+                word = {"word": word.text, "start": word.start, "end": word.end}
+            last = timed_word(word, f"word {self._count + len(checked) + 1}", last)
+            checked.append(last)
+        if not checked:
+            return []
+        self._last = last
+        for part in (part for word in checked for part in split_word(word)):
             self._pending.append(_Word(self._count, part, len(self.nlp.make_doc(part.text))))
             self._count += 1
         if len(self._pending) - 1 < self.policy.min_lookahead:

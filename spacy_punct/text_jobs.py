@@ -5,7 +5,7 @@ document rendered by an output writer as soon as it (or, for plain text, each
 piece of a long line) is done, so that memory stays bounded on inputs of any
 size. `streamed_output`: a recogniser's lines of words pushed through a
 `Streamer`, the committed words rendered as soon as they are decided."""
-from typing import Any, Deque, Iterator, Optional, Tuple, cast
+from typing import Any, Deque, Iterator, List, Optional, Tuple, cast
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -68,36 +68,69 @@ def punctuated_output(
             yield doc, restore_line_ends(writer.document(doc, record, last=last), cast(Deque[str], reader.line_ends))  # kept: lines are read with their ends
 
 
-def streamed_output(streamer: Streamer, reader: TextReader, writer: OutputWriter) -> Iterator[str]:
+def streamed_output(streamer: Streamer, reader: TextReader, writer: OutputWriter, read_ahead: int = 0) -> Iterator[str]:
     """The writer's text for a stream of recogniser lines (plain words, or the
     JSON forms `timed.line_words` reads), chunk by chunk as words are
     committed: the header, the words, those still pending at the end (the last
-    sentence closed), the footer. A bad line ends the stream: the words read
-    before it are flushed without closing the sentence, then `StreamStopped`
-    names the line."""
+    sentence closed), the footer. The words of a line are read together, and
+    with `read_ahead`, lines are gathered until that many words wait (a file,
+    whose words are all there: read at the speed of offline punctuation). A
+    bad line ends the stream: the words read before it are flushed without
+    closing the sentence, then `StreamStopped` names the line."""
     error = None
+    waiting: List[Tuple[int, List[Any]]] = []  # (line number, its words) not yet pushed
+    n_waiting = 0
     yield writer.header()
     try:
         for number, line in enumerate(reader, start=1):
             try:
                 entries = line_words(line, f"line {number}")  # its errors name the line
-            except RecordError as e:
-                error = f"{reader.name}, {e}"
-                break
-            try:
                 for entry in entries:
                     if writer.timed and (isinstance(entry, str) or entry.get("start") is None):
                         word = entry if isinstance(entry, str) else entry.get("word", entry.get("text"))
-                        raise RecordError(f"the word {word!r} has no timings; captions need word timings.")
-                    yield writer.words(streamer.push(entry))
+                        raise RecordError(f"line {number}: the word {word!r} has no timings; captions need word timings.")
             except RecordError as e:
-                error = f"{reader.name}, line {number}: {e}"
+                error = f"{reader.name}, {e}"
                 break
+            waiting.append((number, entries))
+            n_waiting += len(entries)
+            if n_waiting < read_ahead:
+                continue
+            for chunk in _pushed(streamer, waiting):
+                yield writer.words(chunk)
+            waiting, n_waiting = [], 0
+        for chunk in _pushed(streamer, waiting):  # the lines before a bad one too
+            yield writer.words(chunk)
         if error is None and reader.error:
             error = f"{reader.error}."
         yield writer.words(streamer.flush(close=error is None))
+        yield writer.footer()
+    except _BadLine as e:
+        error = f"{reader.name}, {e}"
+        yield writer.words(streamer.flush(close=False))
         yield writer.footer()
     except RecordError as e:  # captions without timings
         error = f"{reader.name}: {e}"
     if error:
         raise StreamStopped(error)
+
+
+class _BadLine(RecordError):
+    """A line whose words failed their checks, named."""
+
+
+def _pushed(streamer: Streamer, lines: List[Tuple[int, List[Any]]]) -> Iterator[List[Any]]:
+    """The words committed by pushing the lines' words at once; where one
+    fails its checks, the lines before it are pushed one by one and
+    `_BadLine` names the line."""
+    words = [word for _, entries in lines for word in entries]
+    try:
+        yield streamer.push_many(words)
+        return
+    except RecordError:
+        pass
+    for number, entries in lines:
+        try:
+            yield streamer.push_many(entries)
+        except RecordError as e:
+            raise _BadLine(f"line {number}: {e}") from None

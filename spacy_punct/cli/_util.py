@@ -255,20 +255,20 @@ def prepare_output(path: Optional[Path], *inputs: Optional[Path]) -> None:
         path.unlink()
 
 
-def is_stdout(path: Optional[Path]) -> bool:
-    """Whether an output option names standard output: none given, or `-`."""
+def is_standard_stream(path: Optional[Path]) -> bool:
+    """Whether a file option names standard input or output: none given, or `-`."""
     return path is None or str(path) == "-"
 
 
 @contextmanager
 def output_file(path: Optional[Path]) -> Iterator[TextIO]:
-    """Where a command writes its output: standard output (`is_stdout`), a
+    """Where a command writes its output: standard output (`is_standard_stream`), a
     device or pipe as it is, or else a new file beside `path`, renamed to it
     once the command ends (the old file stays whole until then, and two
     runs writing one output never mix: the last to finish wins). An error
     of the input (`fail`) still puts what was written in place, as the
     message says; an interruption (Ctrl-C, SIGTERM) leaves the old file."""
-    if is_stdout(path):
+    if is_standard_stream(path):
         yield sys.stdout
         return
     assert path is not None

@@ -22,7 +22,7 @@ from ._util import (
     check_input,
     decision_settings,
     fail,
-    is_stdout,
+    is_standard_stream,
     load_or_fail,
     open_input,
     output_file,
@@ -93,7 +93,7 @@ def punctuate(
                  "(save a pipeline with them instead).")
         _punctuate_on_ray(model, input, output, workers, batch_size, threads)
         return
-    if not is_stdout(output):
+    if not is_standard_stream(output):
         prepare_output(output, input)
     set_threads_or_fail(threads)
     nlp = load_or_fail(model)
@@ -103,7 +103,7 @@ def punctuate(
         reader = open_input(input, encoding, keep_line_ends=format == "text")
     except textio.InputError as e:
         fail(str(e))
-    bar = progress_bar(show_progress(progress, None if is_stdout(output) else output), unit=" words", smoothing=0.1)
+    bar = progress_bar(show_progress(progress, None if is_standard_stream(output) else output), unit=" words", smoothing=0.1)
     try:
         with output_file(output) as target:
             results = punctuated_output(nlp, reader, writer, whole=whole, records=input_format == "jsonl",
@@ -118,7 +118,7 @@ def punctuate(
     except (RecordError, ValueError) as e:
         fail(f"{reader.name}: {e} The output written so far is kept.")
     except OSError as e:
-        write_failed(None if is_stdout(output) else output, e)
+        write_failed(None if is_standard_stream(output) else output, e)
     finally:
         bar.close()
         reader.close()

@@ -15,11 +15,17 @@ from ._util import (
     check_input,
     decision_settings,
     fail,
+    is_standard_stream,
     load_or_fail,
     open_input,
     set_threads_or_fail,
     write_failed,
 )
+
+
+# words of a file read at once: the speed of offline punctuation, each word
+# decided with at least the lookahead's right context
+FILE_READ_AHEAD = 256
 
 
 @app.command(short_help="Punctuate a live stream of words from stdin.")
@@ -37,6 +43,7 @@ def stream(
     add_marks: Optional[bool] = typer.Option(None, "--add-marks/--case-only", help="Write the predicted marks, or keep the words' punctuation and restore case only."),
     threshold: List[str] = typer.Option([], help="LABEL=P (repeatable), as for punctuate."),
     margin: List[str] = typer.Option([], help="LABEL=X (repeatable), as for punctuate."),
+    read_ahead: Optional[int] = typer.Option(None, min=0, help="Words gathered before the model reads them (default: 256 for a file, whose words are all there; 0 for standard input: each line as it comes)."),
     encoding: Optional[str] = typer.Option(None, help=ENCODING_HELP),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:
@@ -68,7 +75,9 @@ def stream(
         fail(str(e))
     stopped = None
     try:
-        for chunk in streamed_output(streamer, reader, writer):
+        if read_ahead is None:
+            read_ahead = 0 if is_standard_stream(input) else FILE_READ_AHEAD
+        for chunk in streamed_output(streamer, reader, writer, read_ahead):
             _emit(chunk)
     except StreamStopped as e:
         stopped = str(e)

@@ -42,6 +42,27 @@ def test_stream_stops_at_a_bad_line_and_keeps_what_came_before(trained, tmp_path
     assert result.exit_code == 1 and "line 1: the word 'so' has no timings" in result.output
 
 
+def test_a_file_is_read_ahead_and_a_bad_line_in_it_is_named(trained, tmp_path):
+    """A file's lines are read together (10,000 lines of three words took
+    minutes, a model run a word): a bad line among them still stops the
+    stream at that line, the words before it written."""
+    trained.to_disk(tmp_path / "model")
+    lines = timed_lines("so how was the trip") + ['{"word": "it", "start": 1.0, "end": 0.5}'] + timed_lines("it was", 9)
+    source = tmp_path / "words.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf8")
+    result = runner.invoke(app, ["stream", str(tmp_path / "model"), str(source)])
+    assert result.exit_code == 1
+    assert result.stdout == "So, how was the trip?\n"
+    assert f"{source}, line 6: word 6 ('it'): needs 0 <= start <= end" in result.output
+    good = tmp_path / "good.txt"
+    good.write_text("so how was\nthe trip it\nwas long\n" * 50, encoding="utf8")
+    read_ahead = runner.invoke(app, ["stream", str(tmp_path / "model"), str(good)])
+    by_line = runner.invoke(app, ["stream", str(tmp_path / "model"), str(good), "--read-ahead", "0"])
+    assert read_ahead.exit_code == by_line.exit_code == 0
+    assert read_ahead.stdout.split() and [w.strip(",.?").lower() for w in read_ahead.stdout.split()] == \
+        [w.strip(",.?").lower() for w in by_line.stdout.split()] == good.read_text().split()
+
+
 def test_a_full_standard_output_is_one_line(trained, tmp_path):
     import subprocess
     import sys
