@@ -8,10 +8,14 @@ A mark is identified by the position, in the lower-cased words joined without
 whitespace or punctuation, of the word it follows: two docs with the same words
 align whatever their tokenisation, spacing and punctuation.
 """
-from typing import Dict, Iterable, List, Set, Tuple
+import bisect
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
-from spacy.tokens import Doc
+import numpy
+from spacy.attrs import DEP, HEAD
+from spacy.tokens import Doc, Span
 from spacy.training import Example
+from spacy.util import filter_spans
 
 from .casing import case_label, is_placeholder, is_symbol
 from .extensions import token_values
@@ -79,11 +83,13 @@ def gold_classes(example: Example, label_set: LabelSet) -> List[int]:
 
 
 def word_texts(doc: Doc) -> Dict[int, str]:
-    """The doc's words as written, keyed by the end offset of each in the
+    """The doc's words as written (on a lower-cased gold form, as its
+    `token._.gold_case` says), keyed by the end offset of each in the
     lower-cased joined words (see `word_offsets`)."""
     table = token_table(doc)
     _, ends = word_offsets(doc, table)
-    return {end: text for text, end in zip(table.texts, ends) if end is not None}
+    written = token_values(doc, "gold_case", table.idx)  # a lower-cased gold form's case
+    return {end: form or text for text, form, end in zip(table.texts, written, ends) if end is not None}
 
 
 def sentence_initial_words(doc: Doc) -> Set[int]:
@@ -129,3 +135,72 @@ def gold_case_classes(example: Example, labels: Tuple[str, ...], sentence_initia
     index = {label: i for i, label in enumerate(labels)}
     return [-1 if end is None or end not in gold else index[case_label(gold[end])] for end in pred_ends]
 
+
+
+def on_reference_tokens(predicted: Doc, reference: Doc) -> Optional[Doc]:
+    """The predicted doc's annotations (entities, span groups, tags, parts of
+    speech, morphology, lemmas, parses, sentences, categories) on a doc of
+    the reference's tokens, matched word by word, marks and case aside; None
+    where the two have other words. spaCy aligns an example's docs by their
+    characters, which the punctuator's marks change (E949): on this doc the
+    scorers of the components after it align as they would on the input."""
+    pred_text, pred_ends = word_offsets(predicted)
+    ref_text, ref_ends = word_offsets(reference)
+    if pred_text != ref_text:
+        return None
+    word_ends = [end for end in pred_ends if end is not None]
+    word_tokens = [i for i, end in enumerate(pred_ends) if end is not None]
+    # each reference word token: the predicted token holding its last character
+    source: List[Optional[int]] = [None if end is None else word_tokens[bisect.bisect_left(word_ends, end)]
+                                   for end in ref_ends]
+    first: Dict[int, int] = {}  # predicted token -> its first reference token
+    for j, i in enumerate(source):
+        if i is not None:
+            first.setdefault(i, j)
+    doc = Doc(reference.vocab, words=[t.text for t in reference], spaces=[bool(t.whitespace_) for t in reference])
+    for j, i in enumerate(source):
+        if i is None:
+            continue
+        token, origin = doc[j], predicted[i]
+        token.tag_, token.pos_, token.lemma_ = origin.tag_, origin.pos_, origin.lemma_
+        token.set_morph(str(origin.morph))
+    if predicted.has_annotation("DEP"):
+        _copy_parse(doc, predicted, source, first)
+    elif predicted.has_annotation("SENT_START"):
+        for j, i in enumerate(source):
+            doc[j].is_sent_start = j == 0 or (i is not None and first[i] == j and predicted[i].is_sent_start)
+    doc.ents = _mapped(doc, predicted.ents, source)
+    for key, group in predicted.spans.items():
+        doc.spans[key] = _mapped(doc, group, source, overlapping=True)
+    doc.cats = dict(predicted.cats)
+    return doc
+
+
+def _mapped(doc: Doc, spans: Iterable[Span], source: List[Optional[int]], overlapping: bool = False) -> List[Span]:
+    """The spans on `doc`'s tokens: from the first to the last token whose
+    source lies in each."""
+    mapped = []
+    for span in spans:
+        inside = [j for j, i in enumerate(source) if i is not None and span.start <= i < span.end]
+        if inside:
+            mapped.append(Span(doc, inside[0], inside[-1] + 1, label=span.label_, kb_id=span.kb_id_))
+    return mapped if overlapping else filter_spans(mapped)
+
+
+def _copy_parse(doc: Doc, predicted: Doc, source: List[Optional[int]], first: Dict[int, int]) -> None:
+    """The predicted heads and labels on `doc`: a reference token with no
+    source (a mark the prediction lacks) attaches to the token before it."""
+    heads, deps = [], []
+    for j, i in enumerate(source):
+        if i is None or first[i] != j:  # a mark of the reference, or a later part of a predicted token
+            heads.append(max(j - 1, 0))
+            deps.append("punct" if i is None else "dep")
+            continue
+        head = predicted[i].head.i
+        heads.append(first.get(head, j))
+        deps.append(predicted[i].dep_)
+    try:
+        rows = [[head - j, doc.vocab.strings.add(dep)] for j, (head, dep) in enumerate(zip(heads, deps))]
+        doc.from_array([HEAD, DEP], numpy.array(rows, dtype="int64").astype("uint64"))
+    except ValueError:  # heads that do not form trees: no parse to score
+        pass

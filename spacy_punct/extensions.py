@@ -39,6 +39,10 @@ def register_extensions() -> None:
     # the word as the truecaser would write it (None: no prediction)
     if not Token.has_extension("truecase"):
         Token.set_extension("truecase", default=None)
+    # on a lower-cased gold form (`spacy-punct strip`): the word as written,
+    # where it has capitals, which the case scorer reads
+    if not Token.has_extension("gold_case"):
+        Token.set_extension("gold_case", default=None)
     # a teacher pipeline's class probabilities, for distillation (training data)
     if not Token.has_extension(TEACHER_ATTR):
         Token.set_extension(TEACHER_ATTR, default=None)

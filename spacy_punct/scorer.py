@@ -209,6 +209,10 @@ def score_case(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
                 if guess_label != "LOWER" and not right:
                     score.fp += 1
     if not n_docs:
+        if examples:
+            warnings.warn("No case scores: the references have no capitals (a gold form that spacy-punct strip "
+                          "lower-cased before it kept the case in token._.gold_case: write it again with "
+                          "spacy-punct strip DATA GOLD).", UnscorableWarning)
         return {key: None for key in _CASE_KEYS}
     return {
         "case_p": scores["all"].precision,

@@ -114,21 +114,29 @@ def word_records(doc: Doc, lowercase: bool = False) -> List[WordRecord]:
 
 def strip_docs(docs: Iterable[Doc], lowercase: bool = True) -> Iterator[Doc]:
     """The gold form of punctuated docs: bare words (lower-cased if asked) with
-    the gold mark in `token._.punct`. `spacy evaluate`, which builds its input
+    the gold mark in `token._.punct` and, where lower-cased, the word as
+    written in `token._.gold_case`. `spacy evaluate`, which builds its input
     from the reference text, reads test sets in this form."""
     for doc in docs:
         # a DocBin forgets the spaces of a doc with unknown spaces: join the
         # words written together (`does` `n't`) so the text stays as written
         joined: List[WordRecord] = []
+        cased: List[str] = []  # each joined word as written
         glued = False
         for record in word_records(doc, lowercase):
             if glued:
                 joined[-1].text += record.seen
                 joined[-1].mark = record.mark
+                cased[-1] += record.text
             else:
                 joined.append(WordRecord(record.seen, record.seen, True, record.mark, record.extra))
+                cased.append(record.text)
             glued = not record.space
-        yield gold_doc(doc.vocab, joined)
+        gold = gold_doc(doc.vocab, joined)
+        if lowercase:  # the case a truecaser is scored against (`spacy evaluate`)
+            set_token_values(gold, "gold_case", _column(gold, IDX),
+                             [text if text != record.text else None for text, record in zip(cased, joined)])
+        yield gold
 
 
 def make_example(vocab: Vocab, records: Sequence[WordRecord]) -> Example:

@@ -358,3 +358,25 @@ def test_a_punctuator_sourced_without_its_encoder_says_so(trained):
     nlp = spacy.blank("en")
     nlp.add_pipe("punctuator", source=trained)
     assert nlp(text).text == TEXTS[0]
+
+
+def test_components_after_the_punctuator_are_scored_by_nlp_evaluate():
+    """nlp.evaluate on punctuator + NER raised spaCy's E949 as soon as one
+    predicted mark differed from the reference."""
+    import spacy
+    from spacy.tokens import Span
+    from spacy.training import Example
+
+    from spacy_punct import load_pipeline
+
+    nlp = load_pipeline("en_punct_sm")
+    ruler = nlp.add_pipe("entity_ruler", last=True)
+    ruler.add_patterns([{"label": "PERSON", "pattern": [{"LOWER": "john"}, {"LOWER": "smith"}]},
+                        {"label": "DATE", "pattern": [{"LOWER": "tuesday"}]}])
+    reference = spacy.blank("en")("Great news for the state. Senator John Smith said on Tuesday that the bridge will open.")
+    reference.ents = [Span(reference, 7, 9, "PERSON"), Span(reference, 11, 12, "DATE")]
+    bare = "great news for the state senator john smith said on tuesday that the bridge will open"
+    scores = nlp.evaluate([Example(nlp.make_doc(bare), reference)])
+    assert scores["ents_f"] == 1.0 and scores["punct_f"] is not None
+    reference.ents = [Span(reference, 7, 9, "PERSON")]  # one entity the ruler finds is not in the reference
+    assert nlp.evaluate([Example(nlp.make_doc(bare), reference)])["ents_p"] == 0.5

@@ -13,7 +13,7 @@ from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer
 from thinc.types import Floats2d, Ints2d
 
-from ..align import gold_classes, input_and_reference_marks
+from ..align import gold_classes, input_and_reference_marks, on_reference_tokens
 from ..decode import Decisions, DecisionSettings, decode
 from .. import threads  # noqa: F401  (forked workers start with one torch thread)
 from ..extensions import register_extensions, set_token_values
@@ -316,10 +316,26 @@ class Punctuator(TrainablePipe):
             check_downstream_listeners(nlp, self.name)
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
+        """The punctuation scores; then each rewritten prediction is put on
+        the reference's tokens (`align.on_reference_tokens`), so that spaCy's
+        scorers of the components after this one (which `nlp.evaluate` runs
+        next, on the same examples) align it with the reference."""
         validate_examples(examples, "Punctuator.score")
-        if self.scorer is None:  # `scorer = null`, as spaCy's own pipes allow
-            return {}
-        return self.scorer(examples, labels=self.labels, **kwargs)
+        examples = examples if isinstance(examples, list) else list(examples)
+        scores = {} if self.scorer is None else self.scorer(examples, labels=self.labels, **kwargs)
+        for example in examples:
+            predicted = example.predicted
+            if predicted._.source_map is not None and _differ_beyond_case(predicted, example.reference):
+                on_reference = on_reference_tokens(predicted, example.reference)
+                if on_reference is not None:
+                    example.predicted = on_reference
+        return scores
+
+
+def _differ_beyond_case(predicted: Doc, reference: Doc) -> bool:
+    """Whether spaCy cannot align the two docs (E949): other characters than
+    whitespace and case."""
+    return "".join(predicted.text.split()).lower() != "".join(reference.text.split()).lower()
 
 
 def _check_bare_input(examples: Sequence[Example], label_set: LabelSet) -> None:
