@@ -14,7 +14,7 @@ setup(
     author="The spacy-punct developers",
     # the code is MIT; each bundled pipeline (spacy_punct/models/<name>/) carries the
     # licences of the texts it learned from, for non-commercial use (its LICENSE file)
-    license=("MIT (the code); the bundled pipelines in spacy_punct/models: non-commercial use under the licences of "
+    license=("MIT (code); the bundled pipelines in spacy_punct/models: non-commercial use under the licences of "
              "their sources, CC BY-NC-ND 4.0 AND CC BY-NC-SA 4.0 AND CC BY-SA 4.0 (English), CC BY-NC-SA 4.0 AND "
              "CC BY-SA 4.0 (Hungarian), CC BY-NC-SA (Bangla); see each pipeline's LICENSE file"),
     license_files=["LICENSE"],
@@ -31,7 +31,7 @@ setup(
     ],
     packages=find_packages(include=["spacy_punct", "spacy_punct.*"]),
     # the bundled pipelines (spacy_punct/models/<name>/): loaded by name, e.g. "en"
-    package_data={"spacy_punct": ["py.typed", "models/*/*", "models/*/*/*"]},
+    package_data={"spacy_punct": ["py.typed", "models/*/*", "models/*/*/*", "service/page.html"]},
     # the README's torch (2.13) installs on Python 3.10 and later; the suite runs on 3.11 and 3.12
     python_requires=">=3.10",
     install_requires=[
@@ -55,8 +55,11 @@ setup(
     ],
     extras_require={
         # mypy: the public API is type-checked in the suite
-        "test": ["pytest>=7", "hypothesis>=6", "tokenizers", "mypy>=1.8"],
+        # httpx: FastAPI's test client
+        "test": ["pytest>=7", "hypothesis>=6", "tokenizers", "mypy>=1.8", "httpx>=0.25"],
         "benchmark": ["matplotlib", "tokenizers"],
+        # spacy-punct serve: FastAPI on uvicorn, WebSockets through websockets
+        "serve": ["fastapi>=0.110", "uvicorn>=0.29", "websockets>=12"],
         # distributed.py reads some of Ray Data's inner workings: the Ray 2 line only
         "ray": ["ray[data]>=2.9,<3", "pandas", "pyarrow"],
     },

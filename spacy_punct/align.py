@@ -9,13 +9,14 @@ whitespace or punctuation, of the word it follows: two docs with the same words
 align whatever their tokenisation, spacing and punctuation.
 """
 import bisect
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Set, Tuple, cast
 
 import numpy
 from spacy.attrs import DEP, HEAD
 from spacy.tokens import Doc, Span
 from spacy.training import Example
 from spacy.util import filter_spans
+from thinc.types import Ints2d
 
 from .casing import case_label, is_placeholder, is_symbol
 from .extensions import token_values
@@ -163,7 +164,7 @@ def on_reference_tokens(predicted: Doc, reference: Doc) -> Optional[Doc]:
             continue
         token, origin = doc[j], predicted[i]
         token.tag_, token.pos_, token.lemma_ = origin.tag_, origin.pos_, origin.lemma_
-        token.set_morph(str(origin.morph))
+        token.set_morph(str(origin.morph))  # type: ignore[attr-defined]  # in spaCy, not in its stubs
     if predicted.has_annotation("DEP"):
         _copy_parse(doc, predicted, source, first)
     elif predicted.has_annotation("SENT_START"):
@@ -201,6 +202,6 @@ def _copy_parse(doc: Doc, predicted: Doc, source: List[Optional[int]], first: Di
         deps.append(predicted[i].dep_)
     try:
         rows = [[head - j, doc.vocab.strings.add(dep)] for j, (head, dep) in enumerate(zip(heads, deps))]
-        doc.from_array([HEAD, DEP], numpy.array(rows, dtype="int64").astype("uint64"))
+        doc.from_array([HEAD, DEP], cast(Ints2d, numpy.array(rows, dtype="int64").astype("uint64")))
     except ValueError:  # heads that do not form trees: no parse to score
         pass

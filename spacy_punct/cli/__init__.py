@@ -6,6 +6,7 @@ from . import (  # noqa: F401  (each module registers its command, in this order
     stats,
     punctuate,
     stream,
+    serve,
     quantize,
     evaluate,
     benchmark,

@@ -1,0 +1,43 @@
+"""`spacy-punct serve`: the punctuation service (the `serve` extra)."""
+from pathlib import Path
+from typing import List
+
+import typer
+from spacy.util import is_package
+
+from ..bundled import bundled_names, resolve_model
+from ..pipelines import load_pipeline
+from ..threads import DEFAULT_THREADS
+from ._util import THREADS_HELP, app, fail, set_threads_or_fail
+
+
+@app.command(short_help="Serve pipelines over HTTP and WebSocket.")
+def serve(
+    models: List[str] = typer.Argument(..., help="Pipeline names or paths; the first is the default."),
+    host: str = typer.Option("127.0.0.1", help="The address to listen on."),
+    port: int = typer.Option(8080, min=0, max=65535, help="The port to listen on."),
+    max_queue: int = typer.Option(256, min=1, help="Requests waiting per pipeline; more are answered 503 at once."),
+    batch_items: int = typer.Option(64, min=1, help="Texts or records that one batch gathers from the waiting requests."),
+    batch_wait_ms: float = typer.Option(5.0, min=0.0, help="Milliseconds a batch waits for more requests after its first."),
+    max_request_mb: float = typer.Option(8.0, min=0.001, help="The largest request body read, in MB."),
+    threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
+) -> None:
+    """Serve the pipelines, each loaded once: POST /punctuate ({"model",
+    "texts"} or {"records"}, or a recogniser's JSON), WebSocket /stream
+    (?model=&lookahead=), GET /health, GET /models, and a page at /.
+    SIGTERM or Ctrl-C: the requests in flight finish, new ones are refused."""
+    try:
+        import uvicorn
+
+        from ..service.app import ServiceLimits, create_app
+    except ImportError as e:
+        fail(f"serve needs the serve extra (pip install spacy-punct[serve]): {e}")
+    set_threads_or_fail(threads)
+    for model in models:  # a name that names nothing fails here, not in /health
+        found = resolve_model(model)
+        if isinstance(found, str) and not (is_package(found) or Path(found).exists()):
+            fail(f"{model!r} is no bundled pipeline ({', '.join(bundled_names())}), installed package or folder.")
+    limits = ServiceLimits(max_queue=max_queue, batch_items=batch_items, batch_wait=batch_wait_ms / 1000,
+                           max_request_bytes=int(max_request_mb * 1_000_000))
+    service = create_app(list(models), lambda name: load_pipeline(name, threads=None), limits)
+    uvicorn.run(service, host=host, port=port, log_level="warning")

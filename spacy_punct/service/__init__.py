@@ -1,0 +1,1 @@
+"""The punctuation service: `spacy-punct serve` (the `serve` extra)."""

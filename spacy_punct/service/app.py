@@ -1,0 +1,255 @@
+"""The service's web application (FastAPI): `POST /punctuate` (texts,
+records, a recogniser's JSON) through one `Batcher` per pipeline,
+`WebSocket /stream` (a `Streamer` per connection), `GET /health`,
+`GET /models` and the page at `/`. Every error is one line of JSON:
+{"error": "..."}, with its status."""
+import json
+import threading
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, JSONResponse
+from spacy.language import Language
+
+from ..decode import DecisionSettings, check_settings
+from ..pipelines import find_punctuator
+from ..records import punctuate_records
+from ..streaming import FixedLookahead, Streamer
+from ..texts import punctuate
+from ..timed import RecordError, line_words
+from .batcher import Batcher, Job, QueueFull
+
+
+@dataclass(frozen=True)
+class ServiceLimits:
+    """What one request may ask and how requests wait."""
+
+    max_request_bytes: int = 8_000_000  # a request body
+    max_items: int = 1_000  # texts or records in one request
+    max_queue: int = 256  # requests waiting for a pipeline; more are refused with 503
+    batch_items: int = 64  # texts or records a batch gathers
+    batch_wait: float = 0.005  # seconds a batch waits for more after its first request
+    max_lookahead: int = 32  # /stream
+
+
+class ServiceError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def create_app(models: Sequence[str], load: Callable[[str], Language],
+               limits: ServiceLimits = ServiceLimits()) -> FastAPI:
+    """The application serving the pipelines named `models`, each loaded
+    once by `load` on a thread of its own when the application starts:
+    `/health` answers 503 until every one is loaded."""
+    pipelines: Dict[str, Language] = {}
+    batchers: Dict[str, Batcher] = {}
+    state: Dict[str, Optional[str]] = {"error": None}
+
+    def load_all() -> None:
+        try:
+            for name in models:
+                nlp = load(name)
+                batchers[name] = Batcher(_processor(nlp), max_queue=limits.max_queue, max_items=limits.batch_items,
+                                         max_wait=limits.batch_wait)
+                pipelines[name] = nlp
+        except Exception as e:  # shown by /health
+            state["error"] = str(e)
+
+    async def lifespan(app: FastAPI):  # type: ignore[no-untyped-def]
+        loader = threading.Thread(target=load_all, name="spacy-punct-loader", daemon=True)
+        loader.start()
+        yield
+        loader.join()
+        for batcher in batchers.values():
+            batcher.close()  # the requests taken finish first
+
+    app = FastAPI(title="spacy-punct", lifespan=lifespan)
+
+    @app.exception_handler(ServiceError)
+    async def service_error(request: Request, error: ServiceError) -> JSONResponse:
+        return JSONResponse({"error": error.message}, status_code=error.status)
+
+    def pipeline(name: Any) -> Tuple[str, Language]:
+        if not isinstance(name, str) or name not in models:
+            raise ServiceError(404, f"unknown model {name!r}; this service has {', '.join(models)}.")
+        if name not in pipelines:
+            raise ServiceError(503, f"the model {name!r} is still loading.")
+        return name, pipelines[name]
+
+    @app.get("/health")
+    async def health() -> JSONResponse:
+        if state["error"]:
+            return JSONResponse({"status": "failed", "error": state["error"]}, status_code=500)
+        if len(pipelines) < len(models):
+            return JSONResponse({"status": "loading", "loaded": sorted(pipelines)}, status_code=503)
+        return JSONResponse({"status": "ready", "models": list(models)})
+
+    @app.get("/models")
+    async def list_models() -> Dict[str, Any]:
+        return {"models": [{"name": name, "loaded": name in pipelines,
+                            "pipeline": pipelines[name].pipe_names if name in pipelines else None,
+                            "lang": pipelines[name].lang if name in pipelines else None} for name in models]}
+
+    @app.get("/", response_class=HTMLResponse)
+    async def page() -> str:
+        return resources.files(__package__).joinpath("page.html").read_text(encoding="utf8")
+
+    @app.post("/punctuate")
+    async def punctuate_request(request: Request) -> Dict[str, Any]:
+        body = await _json_body(request, limits.max_request_bytes)
+        name, nlp = pipeline(body.get("model", models[0]))
+        kind, items = _items(body, limits.max_items)
+        settings = request_settings(nlp, body)
+        try:
+            future = batchers[name].submit(items, (kind, settings))
+        except QueueFull as e:
+            raise ServiceError(503, f"busy: {e}; try again.") from None
+        try:
+            result = await run_in_threadpool(future.result)
+        except (RecordError, ValueError, TypeError) as e:
+            raise ServiceError(400, str(e)) from None
+        return {kind: result}
+
+    @app.websocket("/stream")
+    async def stream(websocket: WebSocket) -> None:
+        await websocket.accept()
+        try:
+            _, nlp = pipeline(websocket.query_params.get("model", models[0]))
+            lookahead = _whole_number(websocket.query_params.get("lookahead", "4"), "lookahead", limits.max_lookahead)
+            streamer = Streamer(nlp, FixedLookahead(lookahead), settings=request_settings(nlp, {
+                key: json.loads(value) for key, value in websocket.query_params.items()
+                if key in ("keep_existing", "add_marks")}))
+        except (ServiceError, ValueError) as e:
+            await websocket.send_json({"error": getattr(e, "message", str(e))})
+            await websocket.close(code=1008)
+            return
+        number = 0
+        try:
+            while True:
+                message = await websocket.receive_text()
+                number += 1
+                if message.strip() in ('{"end": true}', '{"end":true}'):
+                    committed = await run_in_threadpool(streamer.flush)
+                    await websocket.send_json({"committed": _committed(committed), "pending": 0, "end": True})
+                    await websocket.close()
+                    return
+                try:
+                    words = line_words(message, f"message {number}")
+                    committed = await run_in_threadpool(streamer.push_many, words)
+                except RecordError as e:
+                    await websocket.send_json({"error": str(e)})
+                    continue
+                await websocket.send_json({"committed": _committed(committed), "pending": streamer.pending})
+        except WebSocketDisconnect:
+            return
+
+    return app
+
+
+def _processor(nlp: Language) -> Callable[[List[Job]], List[Any]]:
+    """How a pipeline's batcher runs a batch: the jobs with the same options
+    together, each job's share of the results handed back."""
+
+    def process(jobs: List[Job]) -> List[Any]:
+        results: List[Any] = [None] * len(jobs)
+        groups: List[Tuple[Any, List[int]]] = []
+        for index, job in enumerate(jobs):
+            for options, members in groups:
+                if options == job.options:
+                    members.append(index)
+                    break
+            else:
+                groups.append((job.options, [index]))
+        for (kind, settings), members in groups:
+            items = [item for index in members for item in jobs[index].items]
+            if kind == "texts":
+                done: List[Any] = [doc.text for doc in punctuate(nlp, items, settings=settings)]
+            else:
+                done = list(punctuate_records(nlp, items, settings=settings))
+            start = 0
+            for index in members:
+                n = len(jobs[index].items)
+                results[index], start = done[start : start + n], start + n
+        return results
+
+    return process
+
+
+async def _json_body(request: Request, max_bytes: int) -> Dict[str, Any]:
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > max_bytes:
+        raise ServiceError(413, f"the request is {int(length):,} bytes; at most {max_bytes:,} are read.")
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > max_bytes:
+            raise ServiceError(413, f"the request is over {max_bytes:,} bytes, the most that are read.")
+    try:
+        body = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ServiceError(400, f"the request is not JSON ({getattr(e, 'msg', e)}).") from None
+    if not isinstance(body, dict):
+        raise ServiceError(400, 'the request must be a JSON object: {"model": ..., "texts": [...]}.')
+    return body
+
+
+def _items(body: Mapping[str, Any], max_items: int) -> Tuple[str, List[Any]]:
+    """("texts" or "records", the items): a recogniser's JSON (an object with
+    "segments", "result" or "words") counts as one record."""
+    if "texts" in body:
+        kind, items = "texts", body["texts"]
+        if not isinstance(items, list) or not all(isinstance(text, str) for text in items):
+            raise ServiceError(400, '"texts" must be a list of strings.')
+    elif "records" in body:
+        kind, items = "records", body["records"]
+        if not isinstance(items, list) or not all(isinstance(record, dict) for record in items):
+            raise ServiceError(400, '"records" must be a list of objects.')
+    elif any(key in body for key in ("segments", "result", "words")):
+        kind, items = "records", [{key: value for key, value in body.items() if key not in _OPTIONS}]
+    else:
+        raise ServiceError(400, 'give "texts" (a list of strings), "records" (a list of objects) or a recogniser\'s JSON.')
+    if len(items) > max_items:
+        raise ServiceError(413, f"{len(items)} {kind} in one request; at most {max_items}.")
+    return kind, items
+
+
+_OPTIONS = ("model", "keep_existing", "add_marks", "thresholds", "margins")
+
+
+def request_settings(nlp: Language, body: Mapping[str, Any]) -> DecisionSettings:
+    """The pipeline's decision settings with a request's options."""
+    pipe = find_punctuator(nlp)[1]
+    changes: Dict[str, Any] = {}
+    for key in ("keep_existing", "add_marks"):
+        if body.get(key) is not None:
+            if not isinstance(body[key], bool):
+                raise ServiceError(400, f'"{key}" must be true or false.')
+            changes[key] = body[key]
+    for key in ("thresholds", "margins"):
+        if body.get(key) is not None:
+            values = body[key]
+            if not isinstance(values, dict) or not all(isinstance(v, (int, float)) for v in values.values()):
+                raise ServiceError(400, f'"{key}" must be an object of labels and numbers.')
+            changes[key] = {label.upper(): float(value) for label, value in values.items()}
+    try:
+        check_settings(pipe.label_set, changes.get("thresholds"), changes.get("margins"), ("thresholds", "margins"))
+    except ValueError as e:
+        raise ServiceError(400, str(e)) from None
+    return pipe.settings.replace(**changes)
+
+
+def _whole_number(value: str, name: str, largest: int) -> int:
+    if not value.isdigit() or int(value) > largest:
+        raise ServiceError(400, f"{name} must be a whole number from 0 to {largest}, not {value!r}.")
+    return int(value)
+
+
+def _committed(words: List[Any]) -> List[Dict[str, Any]]:
+    return [{"index": w.index, "word": w.word, "text": w.text, "mark": w.mark, "sentence_start": w.sentence_start,
+             "sentence_end": w.sentence_end, "start": w.start, "end": w.end, "closes": w.closes} for w in words]

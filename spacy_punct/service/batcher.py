@@ -1,0 +1,92 @@
+"""Dynamic batching for a service: requests from many clients punctuated
+together by one worker thread per pipeline, behind a bounded queue."""
+import queue
+import threading
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, Callable, List, Optional
+
+
+class QueueFull(RuntimeError):
+    """The queue holds as many requests as it may: try again later."""
+
+
+@dataclass
+class Job:
+    """One request's items and how to punctuate them."""
+
+    items: List[Any]
+    options: Any = None
+    future: Future = field(default_factory=Future)
+
+
+class Batcher:
+    """Jobs run in batches by `process` (jobs -> one result per job, or an
+    exception for the job) on a worker thread: the worker takes what waits,
+    after the first job waiting up to `max_wait` seconds for more, until the
+    batch holds `max_items` items. At most `max_queue` jobs wait: `submit`
+    refuses more at once with `QueueFull`, so memory stays bounded under any
+    load. `close` lets the jobs taken finish and refuses new ones."""
+
+    def __init__(self, process: Callable[[List[Job]], List[Any]], *, max_queue: int = 64, max_items: int = 64,
+                 max_wait: float = 0.005) -> None:
+        self.process = process
+        self.max_items = max_items
+        self.max_wait = max_wait
+        self._queue: "queue.Queue[Optional[Job]]" = queue.Queue(maxsize=max_queue)
+        self._closed = False
+        self._worker = threading.Thread(target=self._work, name="spacy-punct-batcher", daemon=True)
+        self._worker.start()
+
+    def submit(self, items: List[Any], options: Any = None) -> Future:
+        """Queue a job; its future gives its result."""
+        if self._closed:
+            raise QueueFull("the service is shutting down")
+        job = Job(items, options)
+        try:
+            self._queue.put_nowait(job)
+        except queue.Full:
+            raise QueueFull(f"{self._queue.maxsize} requests are waiting already") from None
+        return job.future
+
+    def close(self) -> None:
+        self._closed = True
+        self._queue.put(None)
+        self._worker.join()
+
+    def _work(self) -> None:
+        while True:
+            job = self._queue.get()
+            if job is None:
+                return
+            batch = [job]
+            n_items = len(job.items)
+            deadline = time.monotonic() + self.max_wait
+            stop = False
+            while n_items < self.max_items:
+                try:
+                    following = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
+                except queue.Empty:
+                    break
+                if following is None:
+                    stop = True
+                    break
+                batch.append(following)
+                n_items += len(following.items)
+            self._run(batch)
+            if stop:
+                return
+
+    def _run(self, batch: List[Job]) -> None:
+        try:
+            results = self.process(batch)
+        except Exception as e:  # a failure of the batch: each job alone, so that only the bad one fails
+            if len(batch) == 1:
+                batch[0].future.set_exception(e)
+                return
+            for job in batch:
+                self._run([job])
+            return
+        for job, result in zip(batch, results):
+            job.future.set_result(result)

@@ -1,0 +1,73 @@
+"""The service: the same output as the library, one-line JSON errors."""
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from spacy_punct import load_pipeline, punctuate, punctuate_records  # noqa: E402
+from spacy_punct.service.app import ServiceLimits, create_app  # noqa: E402
+from spacy_punct.streaming import FixedLookahead, Streamer  # noqa: E402
+
+LINES = ["so how was the trip it was long but we saw the coast", "hi kevin my internet is down", ""]
+
+
+@pytest.fixture(scope="module")
+def client():
+    app = create_app(["en_punct_sm"], lambda name: load_pipeline(name), ServiceLimits(max_request_bytes=20_000))
+    with TestClient(app) as client:
+        deadline = time.time() + 60
+        while client.get("/health").status_code != 200 and time.time() < deadline:
+            time.sleep(0.1)
+        yield client
+
+
+def test_texts_and_records_come_out_as_the_library_writes_them(client):
+    nlp = load_pipeline("en_punct_sm")
+    response = client.post("/punctuate", json={"model": "en_punct_sm", "texts": LINES})
+    assert response.status_code == 200
+    assert response.json() == {"texts": [doc.text for doc in punctuate(nlp, LINES)]}
+    records = [{"id": 1, "text": LINES[0]}, {"words": [{"word": "where", "start": 0.0, "end": 0.3},
+                                                         {"word": "did", "start": 0.3, "end": 0.5}]}]
+    response = client.post("/punctuate", json={"records": records})
+    assert response.json() == {"records": list(punctuate_records(nlp, records))}
+    whisper = {"text": " where did", "segments": [{"words": records[1]["words"]}]}
+    assert client.post("/punctuate", json=whisper).json()["records"][0]["punctuated"] == "Where did?"
+    kept = client.post("/punctuate", json={"texts": ["so, how was it"], "keep_existing": True}).json()
+    assert kept["texts"][0].startswith("So, how")
+
+
+@pytest.mark.parametrize("body,status,message", [
+    (b"{bad", 400, "the request is not JSON"),
+    (b'{"model": "fr", "texts": []}', 404, "unknown model 'fr'"),
+    (b'{"texts": [1]}', 400, '"texts" must be a list of strings'),
+    (b'{"texts": ["a"], "thresholds": {"NOPE": 0.5}}', 400, "NOPE"),
+    (b'{"texts": ["' + b"a " * 20_000 + b'"]}', 413, "at most 20,000"),
+])
+def test_bad_requests_are_one_line_of_json(client, body, status, message):
+    response = client.post("/punctuate", content=body)
+    assert response.status_code == status
+    assert message in response.json()["error"] and "\n" not in response.json()["error"]
+
+
+def test_health_and_models(client):
+    assert client.get("/health").json() == {"status": "ready", "models": ["en_punct_sm"]}
+    assert client.get("/models").json()["models"][0]["pipeline"] == ["tok2vec", "truecaser", "punctuator"]
+    assert "WebSocket" in client.get("/").text
+
+
+def test_the_stream_commits_words_as_the_library_streams_them(client):
+    nlp = load_pipeline("en_punct_sm")
+    lines = ["so how was", "the trip it was long", "but we saw the coast"]
+    streamer = Streamer(nlp, FixedLookahead(2))  # as `spacy-punct stream` reads a recogniser's lines
+    expected = [w.text for line in lines for w in streamer.push_many(line.split())] + [w.text for w in streamer.flush()]
+    texts = []
+    with client.websocket_connect("/stream?model=en_punct_sm&lookahead=2") as socket:
+        for line in lines:
+            socket.send_text(line)
+            texts += [w["text"] for w in socket.receive_json()["committed"]]
+        socket.send_text('{"end": true}')
+        final = socket.receive_json()
+        texts += [w["text"] for w in final["committed"]]
+    assert final["end"] and " ".join(texts) == " ".join(expected)
