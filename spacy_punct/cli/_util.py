@@ -244,15 +244,15 @@ def prepare_output(path: Optional[Path], *inputs: Optional[Path]) -> None:
             fail(f"the output {path} is the input {source} (one file): choose another file (nothing was written).")
     if path.exists() and path.is_dir():
         fail(f"the output {path} is a folder; give a file name.")
-    existed = path.exists()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf8"):
-            pass
+        if path.exists() and not stat.S_ISREG(path.stat().st_mode):  # a device or a pipe, written as it is
+            with path.open("a", encoding="utf8"):
+                pass
+        elif not os.access(path.parent, os.W_OK | os.X_OK):  # the output is written beside, then renamed
+            raise PermissionError(13, os.strerror(13))
     except OSError as e:
         fail(f"cannot write {path}: {e.strerror or e} (nothing was written).")
-    if not existed:
-        path.unlink()
 
 
 def is_standard_stream(path: Optional[Path]) -> bool:
