@@ -107,9 +107,12 @@ def predict_probs(nlp: Language, docs: Iterable[Doc], *, batch_size: int = 64) -
     components before the punctuator annotate the docs; nothing is decided or
     rewritten, and the pipeline's settings are not touched."""
     name, pipe = find_punctuator(nlp)
-    after = nlp.pipe_names[nlp.pipe_names.index(name) :]
-    with nlp.select_pipes(disable=after):
-        batches = spacy.util.minibatch(nlp.pipe(docs, batch_size=batch_size), size=batch_size)
-        for batch in batches:
-            for doc, probs in zip(batch, pipe.predict(batch)):
-                yield doc, pipe.model.ops.to_numpy(probs)
+    # the components before the punctuator, run here: `nlp.select_pipes` would
+    # take the punctuator out of a pipeline that other threads are using
+    before = [component for _, component in nlp.pipeline[: nlp.pipe_names.index(name)]]
+    stream: Iterable[Doc] = (nlp.make_doc(doc) if isinstance(doc, str) else doc for doc in docs)
+    for component in before:
+        stream = component.pipe(stream, batch_size=batch_size) if hasattr(component, "pipe") else map(component, stream)
+    for batch in spacy.util.minibatch(stream, size=batch_size):
+        for doc, probs in zip(batch, pipe.predict(batch)):
+            yield doc, pipe.model.ops.to_numpy(probs)

@@ -100,3 +100,26 @@ def test_no_mark_after_a_symbol_that_follows_one_no_capital_after_a_comma_no_wor
                 assert core == word or word[-1] == "." and before[-1] == ",", (name, line, out)
             if before.endswith(",") and core.lower() in no_capital and core.lower() in line.split():
                 assert core == core.lower(), (name, line, out)
+
+
+def test_streams_on_one_pipeline_from_four_threads_commit_what_one_thread_commits():
+    """Each stream took the punctuator out of the shared pipeline for its
+    model run (`nlp.select_pipes`): another thread's stream then failed."""
+    from spacy_punct import FixedLookahead, Streamer
+
+    nlp = load_pipeline("en_punct_trf")
+    lines = _lines(12, seed=5)
+
+    def streamed() -> list:
+        streamer = Streamer(nlp, FixedLookahead(2))
+        texts = [w.text for line in lines for w in streamer.push_many(line.split())]
+        return texts + [w.text for w in streamer.flush()]
+
+    alone = streamed()
+    results: list = []
+    threads = [threading.Thread(target=lambda: results.append(streamed())) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [alone] * 4

@@ -1,0 +1,208 @@
+"""A load test of `spacy-punct serve` on loopback, bounded in time: the same
+lines punctuated offline (`punctuate`, in this process) and through the
+service by 1, 8 and 64 concurrent clients for `--seconds` each (one line a
+request, lines of mixed length), then `--streams` concurrent WebSocket
+streams. Prints and writes (OUTPUT.json) words/s against offline, p50 / p99
+latency, errors, responses that differ from the offline output, and the
+server's memory at the start, peak and end of each phase.
+
+    python benchmarks/service_load.py [OUTPUT.json] [--model en] [--seconds 30] [--streams 100] [--threads 2]
+"""
+import argparse
+import asyncio
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Dict, List
+
+import httpx
+import websockets
+
+from spacy_punct import Streamer, FixedLookahead, load_pipeline, punctuate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def mixed_lines(n: int, seed: int = 0) -> List[str]:
+    """Lines of 3 to 120 words, lower-cased and unpunctuated, cut from the demo texts."""
+    words = " ".join((ROOT / "demo" / name).read_text(encoding="utf8") for name in ("train.txt", "test.txt")).split()
+    words = [w.strip(".,?!;:\"()").lower() for w in words if w.strip(".,?!;:\"()")]
+    rng = random.Random(seed)
+    lines = []
+    for _ in range(n):
+        length = rng.choice([3, 5, 8, 12, 20, 40, 80, 120])
+        start = rng.randrange(len(words) - length)
+        lines.append(" ".join(words[start : start + length]))
+    return lines
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+class MemoryWatch:
+    """The server's resident memory, read every 0.5 s."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid, self.samples, self._stop = pid, [], threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.samples.append(rss_mb(self.pid))
+            self._stop.wait(0.5)
+
+    def phase(self) -> Dict[str, float]:
+        samples, self.samples = self.samples or [rss_mb(self.pid)], []
+        return {"start_mb": round(samples[0]), "peak_mb": round(max(samples)), "end_mb": round(samples[-1])}
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def load_phase(url: str, model: str, lines: List[str], expected: Dict[str, str], clients: int, seconds: float) -> Dict[str, Any]:
+    latencies: List[float] = []
+    counts = {"requests": 0, "words": 0, "errors": 0, "differ": 0}
+    lock = threading.Lock()
+    deadline = time.monotonic() + seconds
+
+    def client(seed: int) -> None:
+        rng = random.Random(seed)
+        with httpx.Client(timeout=60) as http:
+            while time.monotonic() < deadline:
+                line = rng.choice(lines)
+                start = time.perf_counter()
+                try:
+                    response = http.post(f"{url}/punctuate", json={"model": model, "texts": [line]})
+                    ok = response.status_code == 200
+                    same = ok and response.json()["texts"] == [expected[line]]
+                except httpx.HTTPError:
+                    ok = same = False
+                elapsed = time.perf_counter() - start
+                with lock:
+                    latencies.append(elapsed)
+                    counts["requests"] += 1
+                    counts["words"] += len(line.split()) if ok else 0
+                    counts["errors"] += not ok
+                    counts["differ"] += ok and not same
+
+    threads = [threading.Thread(target=client, args=(seed,)) for seed in range(clients)]
+    begin = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - begin
+    latencies.sort()
+    return {"clients": clients, **counts, "words_per_second": round(counts["words"] / elapsed),
+            "p50_ms": round(1000 * statistics.median(latencies), 1),
+            "p99_ms": round(1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))], 1)}
+
+
+async def stream_phase(url: str, model: str, lines: List[str], expected: List[str], streams: int) -> Dict[str, Any]:
+    latencies: List[float] = []
+    counts = {"streams": streams, "errors": 0, "differ": 0}
+
+    async def one() -> None:
+        texts = []
+        try:
+            async with websockets.connect(f"{url.replace('http', 'ws')}/stream?model={model}&lookahead=4",
+                                          open_timeout=120, close_timeout=60) as ws:
+                for line in lines + ['{"end": true}']:
+                    start = time.perf_counter()
+                    await ws.send(line)
+                    answer = json.loads(await ws.recv())
+                    latencies.append(time.perf_counter() - start)
+                    if "error" in answer:
+                        counts["errors"] += 1
+                        return
+                    texts += [w["text"] for w in answer["committed"]]
+        except (OSError, websockets.WebSocketException, asyncio.TimeoutError):
+            counts["errors"] += 1
+            return
+        counts["differ"] += texts != expected
+
+    begin = time.monotonic()
+    await asyncio.gather(*(one() for _ in range(streams)))
+    elapsed = time.monotonic() - begin
+    latencies.sort()
+    n_words = streams * sum(len(line.split()) for line in lines)
+    return {**counts, "words": n_words, "seconds": round(elapsed, 1),
+            "words_per_second": round(n_words / elapsed),
+            "p50_ms": round(1000 * statistics.median(latencies), 1) if latencies else None,
+            "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1) if latencies else None}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("output", nargs="?")
+    parser.add_argument("--model", default="en")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--streams", type=int, default=100)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    lines = mixed_lines(400)
+    nlp = load_pipeline(args.model, threads=args.threads)
+    start = time.perf_counter()
+    expected = {line: doc.text for line, doc in zip(lines, punctuate(nlp, lines))}
+    offline = sum(len(line.split()) for line in lines) / (time.perf_counter() - start)
+    stream_lines = [" ".join(lines[i].split()[:5]) for i in range(10)]
+    streamer = Streamer(nlp, FixedLookahead(4))
+    stream_expected = [w.text for line in stream_lines for w in streamer.push_many(line.split())]
+    stream_expected += [w.text for w in streamer.flush()]
+    del nlp
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "spacy_punct", "serve", args.model, "--port", str(port),
+                               "--threads", str(args.threads)])
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{url}/health").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.5)
+        watch = MemoryWatch(server.pid)
+        watch.phase()
+        result: Dict[str, Any] = {"model": args.model, "threads": args.threads, "seconds": args.seconds,
+                                  "offline_words_per_second": round(offline), "load": [], "streams": None}
+        for clients in (1, 8, 64):
+            phase = load_phase(url, args.model, lines, expected, clients, args.seconds)
+            phase["share_of_offline"] = round(phase["words_per_second"] / offline, 2)
+            phase["memory"] = watch.phase()
+            result["load"].append(phase)
+            print(json.dumps(phase), flush=True)
+        result["streams"] = asyncio.run(stream_phase(url, args.model, stream_lines, stream_expected, args.streams))
+        result["streams"]["memory"] = watch.phase()
+        print(json.dumps(result["streams"]), flush=True)
+        watch.stop()
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+    print(json.dumps(result, indent=2))
+    if args.output:
+        Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.output).write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
+
+
+if __name__ == "__main__":
+    main()
