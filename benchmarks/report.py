@@ -25,7 +25,7 @@ from spacy_punct.score_tables import RunScores, markdown_table, percent, runs_ta
 
 ROOT = Path(__file__).resolve().parent.parent
 # folders of benchmarks/metrics/ that compare runs rather than hold one
-COMPARISONS = ("ner", "truecaser_gain", "vocab_pruning", "speed")
+COMPARISONS = ("ner", "truecaser_gain", "vocab_pruning", "speed", "service", "stream_lines")
 
 
 def load(path: Path) -> Any:
@@ -402,6 +402,38 @@ def vocab_pruning_section(files: Sequence[Path]) -> List[str]:
                                    text_columns=2), ""]
 
 
+def service_section(files: Sequence[Path]) -> List[str]:
+    """`spacy-punct serve` under load against offline punctuation (`benchmarks/service_load.py`)."""
+    lines = ["## The service under load (`benchmarks/service_load.py`)", ""]
+    for path in files:
+        run = load(path)
+        lines += [f"`{run['model']}`, {run['threads']} thread(s), loopback, {run['seconds']:g} s a phase, one line of "
+                  f"3 to 120 words a request; offline `punctuate` in the same run: "
+                  f"{run['offline_words_per_second']:,} words/s.", ""]
+        rows = [[str(phase["clients"]), f"{phase['requests']:,}", f"{phase['words_per_second']:,}",
+                 f"{100 * phase['share_of_offline']:.0f}%", f"{phase['p50_ms']:g}", f"{phase['p99_ms']:g}",
+                 str(phase["errors"]), str(phase["differ"]),
+                 f"{phase['memory']['start_mb']} / {phase['memory']['peak_mb']} / {phase['memory']['end_mb']}"]
+                for phase in run["load"]]
+        streams = run["streams"]
+        rows.append([f"{streams['streams']} streams", f"{streams['words']:,} words", f"{streams['words_per_second']:,}",
+                     "", f"{streams['p50_ms']:g}", f"{streams['p99_ms']:g}", str(streams["errors"]), str(streams["differ"]),
+                     f"{streams['memory']['start_mb']} / {streams['memory']['peak_mb']} / {streams['memory']['end_mb']}"])
+        lines += [markdown_table(["clients", "requests", "words/s", "of offline", "p50 ms", "p99 ms", "errors",
+                                  "differ", "server MB (start / peak / end)"], rows, text_columns=1), ""]
+    return lines
+
+
+def stream_lines_section(files: Sequence[Path]) -> List[str]:
+    """`spacy-punct stream` against `punctuate` on many short lines (`benchmarks/stream_lines.py`)."""
+    lines = ["## Streaming many short lines (`benchmarks/stream_lines.py`)", ""]
+    rows = [[f"`{run['model']}`", f"{run['lines']:,} × {run['words'] // run['lines']}", str(run["threads"]),
+             f"{run['punctuate_seconds']:g}", f"{run['stream_seconds']:g}", f"{run['load_seconds']:g}",
+             f"{run['stream_over_punctuate']:g}"] for run in map(load, files)]
+    return lines + [markdown_table(["pipeline", "lines × words", "threads", "punctuate s", "stream s", "load s",
+                                    "stream / punctuate (load aside)"], rows, text_columns=2), ""]
+
+
 def report(metrics: Path, plots: Optional[Path]) -> str:
     """RESULTS.md from the measurement files; plots are written to `plots`
     (None: not drawn)."""
@@ -444,7 +476,8 @@ def report(metrics: Path, plots: Optional[Path]) -> str:
         if (folder / "ray-scaling.json").exists():
             lines += scaling_section(load(folder / "ray-scaling.json"))
     for name, section in (("ner", ner_section), ("truecaser_gain", truecaser_gain_section),
-                          ("vocab_pruning", vocab_pruning_section), ("speed", side_by_side_section)):
+                          ("vocab_pruning", vocab_pruning_section), ("speed", side_by_side_section),
+                          ("service", service_section), ("stream_lines", stream_lines_section)):
         files = sorted((metrics / name).glob("*.json"))
         if files:
             lines += section(files)

@@ -33,6 +33,7 @@ class ServiceLimits:
     batch_items: int = 64  # texts or records a batch gathers
     batch_wait: float = 0.005  # seconds a batch waits for more after its first request
     max_lookahead: int = 32  # /stream
+    stream_runs: int = 2  # /stream: model runs at once over all connections (more only add memory)
 
 
 class ServiceError(Exception):
@@ -70,6 +71,11 @@ def create_app(models: Sequence[str], load: Callable[[str], Language],
             batcher.close()  # the requests taken finish first
 
     app = FastAPI(title="spacy-punct", lifespan=lifespan)
+    stream_runs = threading.BoundedSemaphore(limits.stream_runs)
+
+    def bounded(run: Callable[..., Any], *args: Any) -> Any:
+        with stream_runs:
+            return run(*args)
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> JSONResponse:
@@ -135,13 +141,13 @@ def create_app(models: Sequence[str], load: Callable[[str], Language],
                 message = await websocket.receive_text()
                 number += 1
                 if message.strip() in ('{"end": true}', '{"end":true}'):
-                    committed = await run_in_threadpool(streamer.flush)
+                    committed = await run_in_threadpool(bounded, streamer.flush)
                     await websocket.send_json({"committed": _committed(committed), "pending": 0, "end": True})
                     await websocket.close()
                     return
                 try:
                     words = line_words(message, f"message {number}")
-                    committed = await run_in_threadpool(streamer.push_many, words)
+                    committed = await run_in_threadpool(bounded, streamer.push_many, words)
                 except RecordError as e:
                     await websocket.send_json({"error": str(e)})
                     continue

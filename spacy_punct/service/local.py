@@ -1,0 +1,43 @@
+"""The service run on a thread of this process, for tests and scripts:
+`with running_service(["en"]) as url: ...`."""
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from typing import Iterator, Sequence
+
+import httpx
+import uvicorn
+
+from ..pipelines import load_pipeline
+from .app import ServiceLimits, create_app
+
+
+@contextmanager
+def running_service(models: Sequence[str], limits: ServiceLimits = ServiceLimits(),
+                    timeout: float = 300.0) -> Iterator[str]:
+    """The service of `models` on a free loopback port, ready (its /health
+    answers 200); yields its address and stops it on leaving."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = create_app(list(models), lambda name: load_pipeline(name, threads=None), limits)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if httpx.get(f"{url}/health").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or not thread.is_alive():
+                raise RuntimeError(f"the service at {url} did not become ready")
+            time.sleep(0.1)
+        yield url
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)

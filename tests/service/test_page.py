@@ -1,0 +1,39 @@
+"""The page at / in a real headless Chromium (Playwright): pasted text is
+punctuated, and typed words come back over the WebSocket as they are
+committed. Skipped where no Chromium and no Playwright are installed."""
+import shutil
+
+import pytest
+
+pytest.importorskip("fastapi")
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium")]
+
+from spacy_punct import load_pipeline, punctuate  # noqa: E402
+from spacy_punct.service.local import running_service  # noqa: E402
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def test_the_page_punctuates_pasted_text_and_typed_words(tmp_path):
+    line = "so how was the trip it was long but we saw the coast"
+    expected = next(punctuate(load_pipeline("en_punct_sm"), [line])).text
+    with running_service(["en_punct_sm"]) as url, playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.goto(url)
+        page.wait_for_selector("#model option", state="attached")
+        page.fill("#input", line)
+        page.click("#punctuate")
+        page.wait_for_function(f"document.getElementById('output').textContent === {expected!r}", timeout=30_000)
+        page.check("#live-mode")
+        page.fill("#input", "")
+        page.type("#input", "hello kevin how are you today ", delay=20)
+        page.wait_for_function("document.getElementById('committed').textContent.trim().startsWith('Hello')",
+                               timeout=30_000)
+        assert page.inner_text("#committed").split()[0].startswith("Hello")
+        page.screenshot(path=str(tmp_path / "page.png"))
+        browser.close()
+    assert (tmp_path / "page.png").stat().st_size > 1000
