@@ -14,9 +14,11 @@ setup(
     author="The spacy-punct developers",
     # the code is MIT; each bundled pipeline (spacy_punct/models/<name>/) carries the
     # licences of the texts it learned from, for non-commercial use (its LICENSE file)
-    license=("MIT (code); the bundled pipelines in spacy_punct/models: non-commercial use under the licences of "
-             "their sources, CC BY-NC-ND 4.0 AND CC BY-NC-SA 4.0 AND CC BY-SA 4.0 (English), CC BY-NC-SA 4.0 AND "
-             "CC BY-SA 4.0 (Hungarian), CC BY-NC-SA (Bangla); see each pipeline's LICENSE file"),
+    license=(
+        "MIT (code); the bundled pipelines in spacy_punct/models: non-commercial use under the licences of "
+        "their sources, CC BY-NC-ND 4.0 AND CC BY-NC-SA 4.0 AND CC BY-SA 4.0 (English), CC BY-NC-SA 4.0 AND "
+        "CC BY-SA 4.0 (Hungarian), CC BY-NC-SA (Bangla); see each pipeline's LICENSE file"
+    ),
     license_files=["LICENSE"],
     classifiers=[
         "License :: OSI Approved :: MIT License",
@@ -55,8 +57,8 @@ setup(
     ],
     extras_require={
         # mypy: the public API is type-checked in the suite
-        # httpx: FastAPI's test client
-        "test": ["pytest>=7", "hypothesis>=6", "tokenizers", "mypy>=1.8", "httpx>=0.25"],
+        # httpx: FastAPI's test client; ruff pinned, so that its formatting does not move
+        "test": ["pytest>=7", "hypothesis>=6", "tokenizers", "mypy>=1.8", "httpx>=0.25", "ruff==0.17.6"],
         "benchmark": ["matplotlib", "tokenizers"],
         # spacy-punct serve: FastAPI on uvicorn, WebSockets through websockets
         "serve": ["fastapi>=0.110", "uvicorn>=0.29", "websockets>=12"],

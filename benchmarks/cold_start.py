@@ -5,6 +5,7 @@ disk cache and is not counted).
 
     python benchmarks/cold_start.py MODEL OUTPUT.json [--runs 5] [--text "..."]
 """
+
 import argparse
 import json
 import os

@@ -6,6 +6,7 @@ side by side in alternating rounds, the best round of each counting.
 
     python benchmarks/frozen_layers.py MODEL [OUTPUT.json] [--layers 0 1 2 3] [--threads 2] [--rounds 3]
 """
+
 import argparse
 import json
 import time

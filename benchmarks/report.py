@@ -13,6 +13,7 @@ benchmark extra).
     python benchmarks/report.py            # write RESULTS.md and its plots
     python benchmarks/report.py --check    # fail if RESULTS.md is not what the files give
 """
+
 import argparse
 import json
 import sys
@@ -57,8 +58,9 @@ def summary_table(folders: Sequence[Path]) -> List[str]:
     evaluations = []
     for folder in folders:
         targets = run_info(folder).get("targets", {})
-        evaluations += [RunScores(folder.name, path.stem, load(path), targets.get(path.stem))
-                        for path in score_files(folder)]
+        evaluations += [
+            RunScores(folder.name, path.stem, load(path), targets.get(path.stem)) for path in score_files(folder)
+        ]
     return [runs_table(evaluations), ""] if evaluations else []
 
 
@@ -90,8 +92,12 @@ def pyplot():
     return plt
 
 
-def windows_section(windows: Dict[str, Any], output: Optional[Path], name: str = "predictions_per_token",
-                    title: str = "Predictions per token (transformer path)") -> List[str]:
+def windows_section(
+    windows: Dict[str, Any],
+    output: Optional[Path],
+    name: str = "predictions_per_token",
+    title: str = "Predictions per token (transformer path)",
+) -> List[str]:
     rows = windows["rows"]
     lines = [
         f"## {title}",
@@ -115,7 +121,9 @@ def windows_section(windows: Dict[str, Any], output: Optional[Path], name: str =
     fig, ax = plt.subplots(figsize=(6, 4))
     for method in ("pooled", "averaged"):
         points = [r for r in rows if r["method"] == method]
-        ax.plot([r["predictions_per_token"] for r in points], [100 * r["punct_f"] for r in points], marker="o", label=method)
+        ax.plot(
+            [r["predictions_per_token"] for r in points], [100 * r["punct_f"] for r in points], marker="o", label=method
+        )
     ax.set_xscale("log", base=2)
     ax.set_xlabel("predictions per token")
     ax.set_ylabel("micro F1 (test2011)")
@@ -132,11 +140,21 @@ def plot_streaming(runs: Dict[str, Dict[str, Any]], output: Path) -> None:
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     for run, data in runs.items():
-        line = ax.plot([r["lookahead"] for r in data["fixed"]], [100 * r["punct_f"] for r in data["fixed"]],
-                       marker="o", label=f"{run}: fixed lookahead")[0]
+        line = ax.plot(
+            [r["lookahead"] for r in data["fixed"]],
+            [100 * r["punct_f"] for r in data["fixed"]],
+            marker="o",
+            label=f"{run}: fixed lookahead",
+        )[0]
         entropy = [r for r in data["streamed"] if r["policy"] == "entropy"]
-        ax.plot([r["mean_lookahead"] for r in entropy], [100 * r["punct_f"] for r in entropy], marker="x",
-                linestyle="--", color=line.get_color(), label=f"{run}: entropy decoding")
+        ax.plot(
+            [r["mean_lookahead"] for r in entropy],
+            [100 * r["punct_f"] for r in entropy],
+            marker="x",
+            linestyle="--",
+            color=line.get_color(),
+            label=f"{run}: entropy decoding",
+        )
         ax.axhline(100 * data["offline"]["punct_f"], color=line.get_color(), linestyle=":", linewidth=1)
     ax.set_xlabel("lookahead (words; mean for entropy decoding)")
     ax.set_ylabel("micro F1 (test2011)")
@@ -163,20 +181,30 @@ def streaming_section(runs: Dict[str, Dict[str, Any]], output: Optional[Path]) -
     for run, data in runs.items():
         offline = 100 * data["offline"]["punct_f"]
         for row in data["fixed"]:
-            lines.append(f"| {run} | {data['words']:,} | lookahead {row['lookahead']} | {100 * row['punct_f']:.1f} "
-                         f"| {offline:.1f} | {row['lookahead']} | | |")
+            lines.append(
+                f"| {run} | {data['words']:,} | lookahead {row['lookahead']} | {100 * row['punct_f']:.1f} "
+                f"| {offline:.1f} | {row['lookahead']} | | |"
+            )
         subset_offline = 100 * data["offline_stream_words"]["punct_f"]
         for row in data["streamed"]:
             what = f"lookahead {row['value']}" if row["policy"] == "fixed" else f"entropy h = {row['value']}"
-            lines.append(f"| {run} | {data['stream_words']:,} | {what} (Streamer) | {100 * row['punct_f']:.1f} "
-                         f"| {subset_offline:.1f} | {row['mean_lookahead']:.2f} | {row['latency_ms_p50']:.1f} "
-                         f"| {row['latency_ms_p95']:.1f} |")
+            lines.append(
+                f"| {run} | {data['stream_words']:,} | {what} (Streamer) | {100 * row['punct_f']:.1f} "
+                f"| {subset_offline:.1f} | {row['mean_lookahead']:.2f} | {row['latency_ms_p50']:.1f} "
+                f"| {row['latency_ms_p95']:.1f} |"
+            )
     if output is not None:
         plot_streaming(runs, output)
     threads = sorted({data["threads"] for data in runs.values()})
-    lines += ["", f"Torch threads: {', '.join(map(str, threads))}; left context: "
-              + ", ".join(f"{run} {data['left_context']} words" for run, data in runs.items()) + ".", "",
-              "![F1 against lookahead](streaming.png)", ""]
+    lines += [
+        "",
+        f"Torch threads: {', '.join(map(str, threads))}; left context: "
+        + ", ".join(f"{run} {data['left_context']} words" for run, data in runs.items())
+        + ".",
+        "",
+        "![F1 against lookahead](streaming.png)",
+        "",
+    ]
     return lines
 
 
@@ -186,7 +214,8 @@ def memory_lines(memory: Dict[str, Any]) -> List[str]:
     return [
         f"Memory over a long stream (`benchmarks/stream_memory.py`, the CPU recipe, lookahead "
         f"{memory['lookahead']}): resident MB after every {samples[0]['words']:,} words, up to "
-        f"{samples[-1]['words']:,}" + ("" if memory.get("done", True) else f" (of {memory['words']:,} planned)")
+        f"{samples[-1]['words']:,}"
+        + ("" if memory.get("done", True) else f" (of {memory['words']:,} planned)")
         + f": {rss}; {memory['growth_mb_after_first_sample']:+.1f} MB from the first sample to the last, "
         f"{samples[-1]['seconds'] / samples[-1]['words'] * 1000:.2f} ms per word on average (a low-priority "
         "process beside the other benchmarks, so not a latency figure).",
@@ -194,7 +223,11 @@ def memory_lines(memory: Dict[str, Any]) -> List[str]:
     ]
 
 
-SPEED_PATHS = {"pipeline": "spaCy pipeline", "plain_model": "plain model (PyTorch)", "plain": "plain pass (encoder only)"}
+SPEED_PATHS = {
+    "pipeline": "spaCy pipeline",
+    "plain_model": "plain model (PyTorch)",
+    "plain": "plain pass (encoder only)",
+}
 
 
 # what a speed file without "int8_layers" ran in int8 (measured before the heads' ReLU layers were)
@@ -214,8 +247,11 @@ def speed_section(speed: Dict[str, Any], title: str = "Transformer on the CPU") 
         "encoder included) with its weights (in float32 its punctuation probabilities differ from the "
         f"pipeline's by {speed['plain_model_difference']['float32']:.0e} at most); the pipeline adds "
         "alignment, decoding and the rewrite. "
-        + ("bfloat16: the encoder under CPU autocast (`cpu_precision`; this CPU has bfloat16 instructions); "
-           if "bfloat16" in precisions else "No bfloat16: this CPU lacks bfloat16 instructions. ")
+        + (
+            "bfloat16: the encoder under CPU autocast (`cpu_precision`; this CPU has bfloat16 instructions); "
+            if "bfloat16" in precisions
+            else "No bfloat16: this CPU lacks bfloat16 instructions. "
+        )
         + f"int8: {speed.get('int8_layers', ENCODER_INT8_LAYERS)} in int8, each token's input quantized "
         "on its own (`int8_quantizer`).",
         "",
@@ -226,7 +262,9 @@ def speed_section(speed: Dict[str, Any], title: str = "Transformer on the CPU") 
         cells = [f"{best[precisions[0]][path]:,.0f}"]
         cells += [f"{best[p][path]:,.0f} (×{speed['speedup'][p][path]:.2f})" for p in precisions[1:]]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    lines.append("| pipeline's test2011 micro F1 | " + " | ".join(f"{100 * speed['f1'][p]:.1f}" for p in precisions) + " |")
+    lines.append(
+        "| pipeline's test2011 micro F1 | " + " | ".join(f"{100 * speed['f1'][p]:.1f}" for p in precisions) + " |"
+    )
     shares = ", ".join(
         f"{100 * speed['pipeline_vs_plain_model'][p]:.0f}% of the plain model's and "
         f"{100 * speed['pipeline_vs_plain'][p]:.0f}% of the plain pass's in {p}"
@@ -235,13 +273,20 @@ def speed_section(speed: Dict[str, Any], title: str = "Transformer on the CPU") 
     lines += ["", f"The pipeline reads {shares}.", ""]
     stages = speed.get("stage_seconds")
     if stages:
-        lines += [f"Seconds of each stage of the pipeline's pass (`stage_seconds`, the best of the rounds; a "
-                  "component's predict is timed apart, its rest is annotations, decoding and the rewrite):", "",
-                  "| stage | " + " | ".join(precisions) + " |", "|---|" + "---:|" * len(precisions)]
+        lines += [
+            "Seconds of each stage of the pipeline's pass (`stage_seconds`, the best of the rounds; a "
+            "component's predict is timed apart, its rest is annotations, decoding and the rewrite):",
+            "",
+            "| stage | " + " | ".join(precisions) + " |",
+            "|---|" + "---:|" * len(precisions),
+        ]
         names = list(dict.fromkeys(stage for p in precisions for stage in stages[p]))
-        lines += [f"| {stage} | " + " | ".join(f"{stages[p][stage]:.3f}" if stage in stages[p] else ""
-                                              for p in precisions) + " |"
-                  for stage in names]
+        lines += [
+            f"| {stage} | "
+            + " | ".join(f"{stages[p][stage]:.3f}" if stage in stages[p] else "" for p in precisions)
+            + " |"
+            for stage in names
+        ]
         lines.append("")
     return lines
 
@@ -344,18 +389,24 @@ def recipes_section(summary: Dict[str, Any], output: Optional[Path]) -> List[str
         "|---|---:|---:|---:|---:|",
     ]
     for name, run in recipes.items():
-        lines.append(f"| {name} | {100 * run['punct_f']:.1f} | {100 * run['question_f']:.1f} | "
-                     f"{100 * run['punct_f_asr_noise_0.1']:.1f} | {run['words_per_second']:,.0f} |")
+        lines.append(
+            f"| {name} | {100 * run['punct_f']:.1f} | {100 * run['question_f']:.1f} | "
+            f"{100 * run['punct_f_asr_noise_0.1']:.1f} | {run['words_per_second']:,.0f} |"
+        )
     return lines + ["", "![F1 against words/s](f1_vs_speed.png)", ""]
 
 
 def cold_start_section(run: Dict[str, Any], name: str) -> List[str]:
     """The command line's cold start (`benchmarks/cold_start.py`)."""
     seconds = run["seconds"]
-    return [f"## Cold start of {name}", "",
-            f"`{run['command']}` in {run['runs']} new processes: {min(seconds):.2f} to {max(seconds):.2f} s "
-            f"to the first line out, median {run['median_seconds']:.2f} s; "
-            f"{run['max_peak_memory_mib']:,.0f} MiB resident at most.", ""]
+    return [
+        f"## Cold start of {name}",
+        "",
+        f"`{run['command']}` in {run['runs']} new processes: {min(seconds):.2f} to {max(seconds):.2f} s "
+        f"to the first line out, median {run['median_seconds']:.2f} s; "
+        f"{run['max_peak_memory_mib']:,.0f} MiB resident at most.",
+        "",
+    ]
 
 
 def side_by_side_section(speed_files: Sequence[Path]) -> List[str]:
@@ -366,8 +417,12 @@ def side_by_side_section(speed_files: Sequence[Path]) -> List[str]:
         names = list(run["words_per_second"])
         host = run.get("machine")
         on = f", {host['cpu']}, the int8 layers' products in {host['int8_products']}" if host else ""
-        lines += [f"`{path.name}`: {run['threads']} thread{'s' if run['threads'] > 1 else ''}{on}.", "",
-                  "| pipeline | words/s |", "|---|---:|"]
+        lines += [
+            f"`{path.name}`: {run['threads']} thread{'s' if run['threads'] > 1 else ''}{on}.",
+            "",
+            "| pipeline | words/s |",
+            "|---|---:|",
+        ]
         lines += [f"| {name} | {run['words_per_second'][name]:,.0f} |" for name in names] + [""]
     return lines
 
@@ -375,31 +430,60 @@ def side_by_side_section(speed_files: Sequence[Path]) -> List[str]:
 def ner_section(files: Sequence[Path]) -> List[str]:
     """A stock NER's names on bare words and on each pipeline's output, against
     the written text (`benchmarks/ner_downstream.py`)."""
-    lines = ["## A stock NER downstream (`benchmarks/ner_downstream.py`)", "",
-             "Entities found by a stock spaCy NER on each input, scored against its entities on the written text.", ""]
+    lines = [
+        "## A stock NER downstream (`benchmarks/ner_downstream.py`)",
+        "",
+        "Entities found by a stock spaCy NER on each input, scored against its entities on the written text.",
+        "",
+    ]
     for path in files:
         run = load(path)
         rows = [[name, percent(s["p"]), percent(s["r"]), percent(s["f"])] for name, s in run["scores"].items()]
-        lines += [f"`{path.stem}` ({run['documents']} documents, NER `{run['ner']}`):", "",
-                  markdown_table(["input", "P", "R", "F1"], rows), ""]
+        lines += [
+            f"`{path.stem}` ({run['documents']} documents, NER `{run['ner']}`):",
+            "",
+            markdown_table(["input", "P", "R", "F1"], rows),
+            "",
+        ]
     return lines
 
 
 def truecaser_gain_section(files: Sequence[Path]) -> List[str]:
-    lines = ["## The truecaser's gain (`benchmarks/truecaser_gain.py`)", "",
-             "Case F1 (words not lower-case) with the truecaser and with sentence starts alone.", ""]
-    rows = [[f"`{run['pipeline']}`", run["test_set"], percent(run["with"]["case_f"]), percent(run["without"]["case_f"])]
-            for run in map(load, files)]
+    lines = [
+        "## The truecaser's gain (`benchmarks/truecaser_gain.py`)",
+        "",
+        "Case F1 (words not lower-case) with the truecaser and with sentence starts alone.",
+        "",
+    ]
+    rows = [
+        [f"`{run['pipeline']}`", run["test_set"], percent(run["with"]["case_f"]), percent(run["without"]["case_f"])]
+        for run in map(load, files)
+    ]
     return lines + [markdown_table(["pipeline", "test set", "with", "without"], rows, text_columns=2), ""]
 
 
 def vocab_pruning_section(files: Sequence[Path]) -> List[str]:
-    lines = ["## Pruning the encoder's vocabulary (`benchmarks/vocab_pruning.py`)", "",
-             "Micro F1 of a trained pipeline with its pruned word pieces and with all of them given back.", ""]
-    rows = [[f"`{run['pipeline']}`", run["test_set"], percent(run["pruned"]["punct_f"]), f"{run['pruned']['pieces']:,}",
-             percent(run["full"]["punct_f"]), f"{run['full']['pieces']:,}"] for run in map(load, files)]
-    return lines + [markdown_table(["pipeline", "test set", "pruned F1", "pieces", "whole F1", "pieces"], rows,
-                                   text_columns=2), ""]
+    lines = [
+        "## Pruning the encoder's vocabulary (`benchmarks/vocab_pruning.py`)",
+        "",
+        "Micro F1 of a trained pipeline with its pruned word pieces and with all of them given back.",
+        "",
+    ]
+    rows = [
+        [
+            f"`{run['pipeline']}`",
+            run["test_set"],
+            percent(run["pruned"]["punct_f"]),
+            f"{run['pruned']['pieces']:,}",
+            percent(run["full"]["punct_f"]),
+            f"{run['full']['pieces']:,}",
+        ]
+        for run in map(load, files)
+    ]
+    return lines + [
+        markdown_table(["pipeline", "test set", "pruned F1", "pieces", "whole F1", "pieces"], rows, text_columns=2),
+        "",
+    ]
 
 
 def service_section(files: Sequence[Path]) -> List[str]:
@@ -407,31 +491,92 @@ def service_section(files: Sequence[Path]) -> List[str]:
     lines = ["## The service under load (`benchmarks/service_load.py`)", ""]
     for path in files:
         run = load(path)
-        lines += [f"`{run['model']}`, {run['threads']} thread(s), loopback, {run['seconds']:g} s a phase, one line of "
-                  f"3 to 120 words a request; offline `punctuate` in the same run: "
-                  f"{run['offline_words_per_second']:,} words/s.", ""]
-        rows = [[str(phase["clients"]), f"{phase['requests']:,}", f"{phase['words_per_second']:,}",
-                 f"{100 * phase['share_of_offline']:.0f}%", f"{phase['p50_ms']:g}", f"{phase['p99_ms']:g}",
-                 str(phase["errors"]), str(phase["differ"]),
-                 f"{phase['memory']['start_mb']} / {phase['memory']['peak_mb']} / {phase['memory']['end_mb']}"]
-                for phase in run["load"]]
+        lines += [
+            f"`{run['model']}`, {run['threads']} thread(s), loopback, {run['seconds']:g} s a phase, one line of "
+            f"3 to 120 words a request; offline `punctuate` in the same run: "
+            f"{run['offline_words_per_second']:,} words/s.",
+            "",
+        ]
+        rows = [
+            [
+                str(phase["clients"]),
+                f"{phase['requests']:,}",
+                f"{phase['words_per_second']:,}",
+                f"{100 * phase['share_of_offline']:.0f}%",
+                f"{phase['p50_ms']:g}",
+                f"{phase['p99_ms']:g}",
+                str(phase["errors"]),
+                str(phase["differ"]),
+                f"{phase['memory']['start_mb']} / {phase['memory']['peak_mb']} / {phase['memory']['end_mb']}",
+            ]
+            for phase in run["load"]
+        ]
         streams = run["streams"]
-        rows.append([f"{streams['streams']} streams", f"{streams['words']:,} words", f"{streams['words_per_second']:,}",
-                     "", f"{streams['p50_ms']:g}", f"{streams['p99_ms']:g}", str(streams["errors"]), str(streams["differ"]),
-                     f"{streams['memory']['start_mb']} / {streams['memory']['peak_mb']} / {streams['memory']['end_mb']}"])
-        lines += [markdown_table(["clients", "requests", "words/s", "of offline", "p50 ms", "p99 ms", "errors",
-                                  "differ", "server MB (start / peak / end)"], rows, text_columns=1), ""]
+        rows.append(
+            [
+                f"{streams['streams']} streams",
+                f"{streams['words']:,} words",
+                f"{streams['words_per_second']:,}",
+                "",
+                f"{streams['p50_ms']:g}",
+                f"{streams['p99_ms']:g}",
+                str(streams["errors"]),
+                str(streams["differ"]),
+                f"{streams['memory']['start_mb']} / {streams['memory']['peak_mb']} / {streams['memory']['end_mb']}",
+            ]
+        )
+        lines += [
+            markdown_table(
+                [
+                    "clients",
+                    "requests",
+                    "words/s",
+                    "of offline",
+                    "p50 ms",
+                    "p99 ms",
+                    "errors",
+                    "differ",
+                    "server MB (start / peak / end)",
+                ],
+                rows,
+                text_columns=1,
+            ),
+            "",
+        ]
     return lines
 
 
 def stream_lines_section(files: Sequence[Path]) -> List[str]:
     """`spacy-punct stream` against `punctuate` on many short lines (`benchmarks/stream_lines.py`)."""
     lines = ["## Streaming many short lines (`benchmarks/stream_lines.py`)", ""]
-    rows = [[f"`{run['model']}`", f"{run['lines']:,} × {run['words'] // run['lines']}", str(run["threads"]),
-             f"{run['punctuate_seconds']:g}", f"{run['stream_seconds']:g}", f"{run['load_seconds']:g}",
-             f"{run['stream_over_punctuate']:g}"] for run in map(load, files)]
-    return lines + [markdown_table(["pipeline", "lines × words", "threads", "punctuate s", "stream s", "load s",
-                                    "stream / punctuate (load aside)"], rows, text_columns=2), ""]
+    rows = [
+        [
+            f"`{run['model']}`",
+            f"{run['lines']:,} × {run['words'] // run['lines']}",
+            str(run["threads"]),
+            f"{run['punctuate_seconds']:g}",
+            f"{run['stream_seconds']:g}",
+            f"{run['load_seconds']:g}",
+            f"{run['stream_over_punctuate']:g}",
+        ]
+        for run in map(load, files)
+    ]
+    return lines + [
+        markdown_table(
+            [
+                "pipeline",
+                "lines × words",
+                "threads",
+                "punctuate s",
+                "stream s",
+                "load s",
+                "stream / punctuate (load aside)",
+            ],
+            rows,
+            text_columns=2,
+        ),
+        "",
+    ]
 
 
 def report(metrics: Path, plots: Optional[Path]) -> str:
@@ -455,8 +600,12 @@ def report(metrics: Path, plots: Optional[Path]) -> str:
             lines += run_section(folder)
     for folder in folders:
         if (folder / "windows.json").exists():
-            lines += windows_section(load(folder / "windows.json"), plots, f"predictions_per_token_{folder.name}",
-                                     f"Predictions per token, `{folder.name}`")
+            lines += windows_section(
+                load(folder / "windows.json"),
+                plots,
+                f"predictions_per_token_{folder.name}",
+                f"Predictions per token, `{folder.name}`",
+            )
     streams = {f.name: load(f / "streaming.json") for f in folders if (f / "streaming.json").exists()}
     if streams:
         lines += streaming_section(streams, plots)
@@ -475,9 +624,14 @@ def report(metrics: Path, plots: Optional[Path]) -> str:
             lines += recipes_section(load(folder / "recipes.json"), plots)
         if (folder / "ray-scaling.json").exists():
             lines += scaling_section(load(folder / "ray-scaling.json"))
-    for name, section in (("ner", ner_section), ("truecaser_gain", truecaser_gain_section),
-                          ("vocab_pruning", vocab_pruning_section), ("speed", side_by_side_section),
-                          ("service", service_section), ("stream_lines", stream_lines_section)):
+    for name, section in (
+        ("ner", ner_section),
+        ("truecaser_gain", truecaser_gain_section),
+        ("vocab_pruning", vocab_pruning_section),
+        ("speed", side_by_side_section),
+        ("service", service_section),
+        ("stream_lines", stream_lines_section),
+    ):
         files = sorted((metrics / name).glob("*.json"))
         if files:
             lines += section(files)

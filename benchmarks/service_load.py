@@ -8,6 +8,7 @@ server's memory at the start, peak and end of each phase.
 
     python benchmarks/service_load.py [OUTPUT.json] [--model en] [--seconds 30] [--streams 100] [--threads 2]
 """
+
 import argparse
 import asyncio
 import json
@@ -24,7 +25,7 @@ from typing import Any, Dict, List
 import httpx
 import websockets
 
-from spacy_punct import Streamer, FixedLookahead, load_pipeline, punctuate
+from spacy_punct import FixedLookahead, Streamer, load_pipeline, punctuate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def mixed_lines(n: int, seed: int = 0) -> List[str]:
     """Lines of 3 to 120 words, lower-cased and unpunctuated, cut from the demo texts."""
     words = " ".join((ROOT / "demo" / name).read_text(encoding="utf8") for name in ("train.txt", "test.txt")).split()
-    words = [w.strip(".,?!;:\"()").lower() for w in words if w.strip(".,?!;:\"()")]
+    words = [w.strip('.,?!;:"()').lower() for w in words if w.strip('.,?!;:"()')]
     rng = random.Random(seed)
     lines = []
     for _ in range(n):
@@ -77,7 +78,9 @@ class MemoryWatch:
         self._thread.join()
 
 
-def load_phase(url: str, model: str, lines: List[str], expected: Dict[str, str], clients: int, seconds: float) -> Dict[str, Any]:
+def load_phase(
+    url: str, model: str, lines: List[str], expected: Dict[str, str], clients: int, seconds: float
+) -> Dict[str, Any]:
     latencies: List[float] = []
     counts = {"requests": 0, "words": 0, "errors": 0, "differ": 0}
     lock = threading.Lock()
@@ -111,9 +114,13 @@ def load_phase(url: str, model: str, lines: List[str], expected: Dict[str, str],
         thread.join()
     elapsed = time.monotonic() - begin
     latencies.sort()
-    return {"clients": clients, **counts, "words_per_second": round(counts["words"] / elapsed),
-            "p50_ms": round(1000 * statistics.median(latencies), 1),
-            "p99_ms": round(1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))], 1)}
+    return {
+        "clients": clients,
+        **counts,
+        "words_per_second": round(counts["words"] / elapsed),
+        "p50_ms": round(1000 * statistics.median(latencies), 1),
+        "p99_ms": round(1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))], 1),
+    }
 
 
 async def stream_phase(url: str, model: str, lines: List[str], expected: List[str], streams: int) -> Dict[str, Any]:
@@ -123,8 +130,9 @@ async def stream_phase(url: str, model: str, lines: List[str], expected: List[st
     async def one() -> None:
         texts = []
         try:
-            async with websockets.connect(f"{url.replace('http', 'ws')}/stream?model={model}&lookahead=4",
-                                          open_timeout=120, close_timeout=60) as ws:
+            async with websockets.connect(
+                f"{url.replace('http', 'ws')}/stream?model={model}&lookahead=4", open_timeout=120, close_timeout=60
+            ) as ws:
                 for line in lines + ['{"end": true}']:
                     start = time.perf_counter()
                     await ws.send(line)
@@ -144,10 +152,14 @@ async def stream_phase(url: str, model: str, lines: List[str], expected: List[st
     elapsed = time.monotonic() - begin
     latencies.sort()
     n_words = streams * sum(len(line.split()) for line in lines)
-    return {**counts, "words": n_words, "seconds": round(elapsed, 1),
-            "words_per_second": round(n_words / elapsed),
-            "p50_ms": round(1000 * statistics.median(latencies), 1) if latencies else None,
-            "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1) if latencies else None}
+    return {
+        **counts,
+        "words": n_words,
+        "seconds": round(elapsed, 1),
+        "words_per_second": round(n_words / elapsed),
+        "p50_ms": round(1000 * statistics.median(latencies), 1) if latencies else None,
+        "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1) if latencies else None,
+    }
 
 
 def main() -> None:
@@ -169,8 +181,9 @@ def main() -> None:
     stream_expected += [w.text for w in streamer.flush()]
     del nlp
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "spacy_punct", "serve", args.model, "--port", str(port),
-                               "--threads", str(args.threads)])
+    server = subprocess.Popen(
+        [sys.executable, "-m", "spacy_punct", "serve", args.model, "--port", str(port), "--threads", str(args.threads)]
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 300
@@ -183,8 +196,14 @@ def main() -> None:
             time.sleep(0.5)
         watch = MemoryWatch(server.pid)
         watch.phase()
-        result: Dict[str, Any] = {"model": args.model, "threads": args.threads, "seconds": args.seconds,
-                                  "offline_words_per_second": round(offline), "load": [], "streams": None}
+        result: Dict[str, Any] = {
+            "model": args.model,
+            "threads": args.threads,
+            "seconds": args.seconds,
+            "offline_words_per_second": round(offline),
+            "load": [],
+            "streams": None,
+        }
         for clients in (1, 8, 64):
             phase = load_phase(url, args.model, lines, expected, clients, args.seconds)
             phase["share_of_offline"] = round(phase["words_per_second"] / offline, 2)

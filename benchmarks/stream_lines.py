@@ -6,6 +6,7 @@ each and their ratio (and writes them to OUTPUT.json).
 
     python benchmarks/stream_lines.py MODEL [OUTPUT.json] [--lines 10000] [--words 3] [--threads 2]
 """
+
 import argparse
 import json
 import random
@@ -35,20 +36,28 @@ def main() -> None:
     rng = random.Random(0)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "lines.txt"
-        path.write_text("".join(" ".join(rng.choice(WORDS) for _ in range(args.words)) + "\n"
-                                for _ in range(args.lines)), encoding="utf8")
+        path.write_text(
+            "".join(" ".join(rng.choice(WORDS) for _ in range(args.words)) + "\n" for _ in range(args.lines)),
+            encoding="utf8",
+        )
         cli = [sys.executable, "-m", "spacy_punct"]
         threads = ["--threads", str(args.threads)]
         load = seconds([sys.executable, "-c", f"from spacy_punct import load_pipeline; load_pipeline({args.model!r})"])
         punctuate = seconds(cli + ["punctuate", args.model, str(path)] + threads)
         stream = seconds(cli + ["stream", args.model, str(path)] + threads)
     n_words = args.lines * args.words
-    result = {"model": args.model, "lines": args.lines, "words": n_words, "threads": args.threads,
-              "load_seconds": round(load, 2), "punctuate_seconds": round(punctuate, 2),
-              "stream_seconds": round(stream, 2),
-              "punctuate_words_per_second": round(n_words / max(punctuate - load, 1e-9)),
-              "stream_words_per_second": round(n_words / max(stream - load, 1e-9)),
-              "stream_over_punctuate": round((stream - load) / max(punctuate - load, 1e-9), 2)}
+    result = {
+        "model": args.model,
+        "lines": args.lines,
+        "words": n_words,
+        "threads": args.threads,
+        "load_seconds": round(load, 2),
+        "punctuate_seconds": round(punctuate, 2),
+        "stream_seconds": round(stream, 2),
+        "punctuate_words_per_second": round(n_words / max(punctuate - load, 1e-9)),
+        "stream_words_per_second": round(n_words / max(stream - load, 1e-9)),
+        "stream_over_punctuate": round((stream - load) / max(punctuate - load, 1e-9), 2),
+    }
     print(json.dumps(result, indent=2))
     if args.output:
         Path(args.output).write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")

@@ -4,6 +4,7 @@
 
     python benchmarks/stream_memory.py MODEL TEST.spacy OUTPUT.json [--words 1000000] [--every 50000]
 """
+
 import argparse
 import json
 import resource
@@ -54,8 +55,14 @@ def main() -> None:
 
 def write(args: argparse.Namespace, samples: list, done: bool) -> None:
     """Write the samples so far (a long run can be read while it goes)."""
-    result = {"model": args.model, "words": args.words, "lookahead": args.lookahead, "done": done,
-              "samples": samples, "growth_mb_after_first_sample": samples[-1]["rss_mb"] - samples[0]["rss_mb"]}
+    result = {
+        "model": args.model,
+        "words": args.words,
+        "lookahead": args.lookahead,
+        "done": done,
+        "samples": samples,
+        "growth_mb_after_first_sample": samples[-1]["rss_mb"] - samples[0]["rss_mb"],
+    }
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(result, indent=2), encoding="utf8")
 

@@ -10,6 +10,7 @@ checked equal on the first `--check` words). Entropy decoding depends on when
 earlier words were committed, so it runs the `Streamer` itself. Latency: the
 time of each `Streamer.push`, on the thread count given.
 """
+
 import argparse
 import json
 import time
@@ -79,7 +80,9 @@ def fixed_lookahead_marks(nlp, words: List[str], lookahead: int, left_context: i
         targets.append(i - start)
     marks = []
     for (doc, probs), target in zip(predict_probs(nlp, iter(docs), batch_size=batch_size), targets):
-        decisions = decode(doc, probs, pipe.label_set, DecisionSettings(pipe.settings.thresholds, pipe.settings.margins))
+        decisions = decode(
+            doc, probs, pipe.label_set, DecisionSettings(pipe.settings.thresholds, pipe.settings.margins)
+        )
         first = [t.i for t in doc if t.i == 0 or doc[t.i - 1].whitespace_] + [len(doc)]
         marks.append(next((m for m in reversed(decisions.marks[first[target] : first[target + 1]]) if m), ""))
     return marks
@@ -89,8 +92,10 @@ def offline_marks(nlp, examples: List[Example]) -> List[List[str]]:
     """The pipeline's marks on whole documents, one per whitespace word."""
     pipe = find_punctuator(nlp)[1]
     marks = []
-    for eg, (doc, probs) in zip(examples, predict_probs(nlp, (eg.predicted.copy() for eg in examples))):
-        decisions = decode(doc, probs, pipe.label_set, DecisionSettings(pipe.settings.thresholds, pipe.settings.margins))
+    for doc, probs in predict_probs(nlp, (eg.predicted.copy() for eg in examples)):
+        decisions = decode(
+            doc, probs, pipe.label_set, DecisionSettings(pipe.settings.thresholds, pipe.settings.margins)
+        )
         first = [t.i for t in doc if t.i == 0 or doc[t.i - 1].whitespace_] + [len(doc)]
         marks.append([next((m for m in reversed(decisions.marks[a:b]) if m), "") for a, b in zip(first, first[1:])])
     return marks
@@ -126,8 +131,12 @@ def main() -> None:
     nlp = load_pipeline(args.model)
     examples = test_examples(nlp, args.test, args.words)
     words = [eg.predicted.text.split() for eg in examples]
-    result: Dict = {"model": args.model, "words": sum(map(len, words)), "left_context": args.left_context,
-                    "threads": args.threads}
+    result: Dict = {
+        "model": args.model,
+        "words": sum(map(len, words)),
+        "left_context": args.left_context,
+        "threads": args.threads,
+    }
     result["offline"] = score_marks(nlp, examples, offline_marks(nlp, examples))
     print(f"offline: F1 {100 * result['offline']['punct_f']:.1f} on {result['words']} words", flush=True)
 
@@ -149,7 +158,8 @@ def main() -> None:
     result["stream_words"] = sum(map(len, subset_words))
     result["offline_stream_words"] = score_marks(nlp, subset, offline_marks(nlp, subset))
     policies = [("fixed", 4, FixedLookahead(4))] + [
-        ("entropy", h, EntropyLookahead(h, args.max_lookahead, 1)) for h in [float(x) for x in args.entropies.split(",")]
+        ("entropy", h, EntropyLookahead(h, args.max_lookahead, 1))
+        for h in [float(x) for x in args.entropies.split(",")]
     ]
     result["streamed"] = []
     for kind, value, policy in policies:
@@ -170,8 +180,11 @@ def main() -> None:
             "latency_ms_max": float(ms.max()),
         }
         result["streamed"].append(row)
-        print(f"{kind} {value}: F1 {100 * row['punct_f']:.1f}, mean lookahead {row['mean_lookahead']:.2f}, "
-              f"p50 {row['latency_ms_p50']:.1f} ms, p95 {row['latency_ms_p95']:.1f} ms", flush=True)
+        print(
+            f"{kind} {value}: F1 {100 * row['punct_f']:.1f}, mean lookahead {row['mean_lookahead']:.2f}, "
+            f"p50 {row['latency_ms_p50']:.1f} ms, p95 {row['latency_ms_p95']:.1f} ms",
+            flush=True,
+        )
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     with open(args.output, "w", encoding="utf8") as f:
         json.dump(result, f, indent=2)

@@ -8,6 +8,7 @@ process against `n_process=2`; with peak memory and where the time goes.
 Each single-process setting runs `--rounds` times, the settings alternating,
 and its best rate counts: other processes on the machine only ever slow a run.
 """
+
 import argparse
 import json
 import resource
@@ -55,7 +56,9 @@ def main() -> None:
     parser.add_argument("test")
     parser.add_argument("--words-per-line", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=4)
-    parser.add_argument("--rounds", type=int, default=3, help="each setting this many times, alternating; the best counts")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="each setting this many times, alternating; the best counts"
+    )
     parser.add_argument("--output", help="write the results as JSON here")
     args = parser.parse_args()
     fast = load_pipeline(args.model)
@@ -71,11 +74,11 @@ def main() -> None:
     ]
     best: Dict[int, float] = {}
     for _ in range(args.rounds):
-        for i, (name, nlp, threads, batch_size) in enumerate(settings):
+        for i, (_, nlp, threads, batch_size) in enumerate(settings):
             set_threads(threads)
             best[i] = max(best.get(i, 0.0), words_per_second(nlp, lines, batch_size))
     rows = []
-    for i, (name, nlp, threads, batch_size) in enumerate(settings):
+    for i, (name, _, threads, batch_size) in enumerate(settings):
         rows.append({"pipeline": name, "threads": threads, "batch_size": batch_size, "words_per_second": best[i]})
         print(f"{name:28} threads {threads} batch {batch_size:4}: {best[i]:9,.0f} words/s")
     set_threads(1)
@@ -88,8 +91,10 @@ def main() -> None:
     set_threads(2)
     steps = breakdown(fast, lines, 256)
     total = sum(steps.values())
-    print(f"where the time goes (threads 2, batch 256, {n_words / total:,.0f} words/s): "
-          + ", ".join(f"{step} {100 * s / total:.0f}%" for step, s in steps.items()))
+    print(
+        f"where the time goes (threads 2, batch 256, {n_words / total:,.0f} words/s): "
+        + ", ".join(f"{step} {100 * s / total:.0f}%" for step, s in steps.items())
+    )
     if args.output:
         with open(args.output, "w", encoding="utf8") as f:
             json.dump({"rows": rows, "steps": steps, "peak_mb": peak_mb, "worker_peak_mb": children_mb}, f, indent=2)

@@ -5,6 +5,7 @@ pipelines built on it are from-scratch scores.
 
 Usage: python benchmarks/tiny_transformer.py CORPUS.spacy OUTPUT_DIR [--layers 4 --hidden 256 --vocab-size 8000]
 """
+
 import argparse
 from pathlib import Path
 from typing import Iterator, List
@@ -25,7 +26,9 @@ def corpus_lines(path: Path, lang: str) -> Iterator[str]:
         yield " ".join(words)
 
 
-def build(corpus: Path, output: Path, lang: str, layers: int, hidden: int, heads: int, vocab_size: int, seed: int) -> None:
+def build(
+    corpus: Path, output: Path, lang: str, layers: int, hidden: int, heads: int, vocab_size: int, seed: int
+) -> None:
     output.mkdir(parents=True, exist_ok=True)
     wordpiece = BertWordPieceTokenizer(lowercase=True)
     wordpiece.train_from_iterator(corpus_lines(corpus, lang), vocab_size=vocab_size, show_progress=False)
@@ -44,8 +47,10 @@ def build(corpus: Path, output: Path, lang: str, layers: int, hidden: int, heads
     model = BertModel(config)
     model.save_pretrained(output)
     n_params = sum(p.numel() for p in model.parameters())
-    print(f"Saved a {layers}-layer BERT (hidden {hidden}, {n_params / 1e6:.1f}M parameters, "
-          f"vocabulary {tokenizer.vocab_size}) to {output}")
+    print(
+        f"Saved a {layers}-layer BERT (hidden {hidden}, {n_params / 1e6:.1f}M parameters, "
+        f"vocabulary {tokenizer.vocab_size}) to {output}"
+    )
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ A variant LAYERS:DROPOUT sets `num_hidden_layers` and
 `attention_probs_dropout_prob` of the recipe's `transformer_config`
 (all-MiniLM-L6-v2 has 6 layers and attention dropout 0.1 of its own).
 """
+
 import argparse
 import json
 import time

@@ -22,26 +22,27 @@ int8 too, as the int8 quantizer runs them). In each round the pipeline's
 stages are also timed one by one (`stage_seconds`): where each path's time
 goes.
 """
+
 import argparse
 import json
 import time
 from collections import defaultdict
-from pathlib import Path
 from contextlib import nullcontext
+from pathlib import Path
 from typing import Any, ContextManager, Dict, List, Optional
 
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from spacy_punct.collector import freeze_loaded_objects
-from spacy_punct.evaluation import evaluate
-from spacy_punct.pipelines import load_pipeline
-from spacy_punct.layers.autocast import native_bfloat16, set_cpu_precision
-from spacy_punct.hf_models import hf_shims
-from spacy_punct.layers.int8_linear import TokenInt8Linear
-from spacy_punct.components.quantizer import add_quantizer, quantized_copy
-from spacy_punct.threads import set_threads
 from spacy_punct.benchmark import benchmark_lines, count_words, words_per_second
+from spacy_punct.collector import freeze_loaded_objects
+from spacy_punct.components.quantizer import add_quantizer, quantized_copy
+from spacy_punct.evaluation import evaluate
+from spacy_punct.hf_models import hf_shims
+from spacy_punct.layers.autocast import native_bfloat16, set_cpu_precision
+from spacy_punct.layers.int8_linear import TokenInt8Linear
+from spacy_punct.pipelines import load_pipeline
+from spacy_punct.threads import set_threads
 
 
 def autocast(precision: str) -> ContextManager[Any]:
@@ -56,10 +57,11 @@ def plain_speed(model, tokenizer, lines: List[str], batch_size: int, precision: 
         model.eval()  # the pipeline's shim leaves the shared model in training mode after each batch
         with torch.no_grad():
             for i in range(0, len(part), batch_size):
-                inputs = tokenizer(part[i : i + batch_size], padding=True, truncation=True, max_length=512,
-                                   return_tensors="pt")
+                inputs = tokenizer(
+                    part[i : i + batch_size], padding=True, truncation=True, max_length=512, return_tensors="pt"
+                )
                 with autocast(precision):
-                    model(**inputs).last_hidden_state
+                    model(**inputs)
 
     run(lines[:batch_size])
     start = time.perf_counter()
@@ -106,13 +108,15 @@ def plain_heads(nlp, int8: bool = False) -> Dict[str, PlainHead]:
     return heads
 
 
-def plain_model_probs(model, tokenizer, heads: Dict[str, PlainHead], words: List[List[str]],
-                      precision: str) -> Dict[str, torch.Tensor]:
+def plain_model_probs(
+    model, tokenizer, heads: Dict[str, PlainHead], words: List[List[str]], precision: str
+) -> Dict[str, torch.Tensor]:
     """Each head's class probabilities (docs, words, classes) for a batch of
     pre-split lines: the encoder (in `precision`), word pieces averaged per
     word, the heads."""
-    inputs = tokenizer(words, is_split_into_words=True, padding=True, truncation=True, max_length=512,
-                       return_tensors="pt")
+    inputs = tokenizer(
+        words, is_split_into_words=True, padding=True, truncation=True, max_length=512, return_tensors="pt"
+    )
     with autocast(precision):
         hidden = model(**inputs).last_hidden_state.float()
     lengths = torch.tensor([len(w) for w in words])
@@ -127,8 +131,9 @@ def plain_model_probs(model, tokenizer, heads: Dict[str, PlainHead], words: List
     return {name: head(pooled, lengths) for name, head in heads.items()}
 
 
-def plain_model_speed(model, tokenizer, heads: Dict[str, PlainHead], lines: List[str], batch_size: int,
-                      precision: str) -> float:
+def plain_model_speed(
+    model, tokenizer, heads: Dict[str, PlainHead], lines: List[str], batch_size: int, precision: str
+) -> float:
     """Words/s of the encoder, word pooling and the heads in plain PyTorch."""
     n_words = count_words(lines)
 
@@ -136,7 +141,9 @@ def plain_model_speed(model, tokenizer, heads: Dict[str, PlainHead], lines: List
         model.eval()
         with torch.no_grad():
             for i in range(0, len(part), batch_size):
-                plain_model_probs(model, tokenizer, heads, [line.split() for line in part[i : i + batch_size]], precision)
+                plain_model_probs(
+                    model, tokenizer, heads, [line.split() for line in part[i : i + batch_size]], precision
+                )
 
     run(lines[:batch_size])
     start = time.perf_counter()
@@ -144,8 +151,9 @@ def plain_model_speed(model, tokenizer, heads: Dict[str, PlainHead], lines: List
     return n_words / (time.perf_counter() - start)
 
 
-def plain_model_difference(nlp, model, tokenizer, heads: Dict[str, PlainHead], lines: List[str],
-                           precision: str) -> float:
+def plain_model_difference(
+    nlp, model, tokenizer, heads: Dict[str, PlainHead], lines: List[str], precision: str
+) -> float:
     """The largest difference between the punctuator's probabilities in the
     pipeline and in the plain model, over lines that spaCy splits on spaces."""
     lines = [line for line in lines if [t.text for t in nlp.make_doc(line)] == line.split()]
@@ -230,8 +238,11 @@ def main() -> None:
         differences[precision] = plain_model_difference(
             pipelines[precision], float_model, tokenizer, heads, lines[: args.batch_size], precision
         )
-        print(f"{precision}: plain model against the pipeline: probabilities differ by "
-              f"{differences[precision]:.1e} at most", flush=True)
+        print(
+            f"{precision}: plain model against the pipeline: probabilities differ by "
+            f"{differences[precision]:.1e} at most",
+            flush=True,
+        )
     if differences["float32"] > 1e-3:
         raise SystemExit("The plain model does not compute what the pipeline does.")
     speeds: Dict[str, Dict[str, List[float]]] = {p: {path: [] for path in PATHS} for p in precisions}
@@ -241,8 +252,11 @@ def main() -> None:
             model = models[precision]
             got = speeds[precision]
             got["pipeline"].append(words_per_second(pipelines[precision], lines, args.batch_size))
-            got["plain_model"].append(plain_model_speed(model, tokenizer, int8_heads if precision == "int8" else heads,
-                                                        lines, args.batch_size, precision))
+            got["plain_model"].append(
+                plain_model_speed(
+                    model, tokenizer, int8_heads if precision == "int8" else heads, lines, args.batch_size, precision
+                )
+            )
             got["plain"].append(plain_speed(model, tokenizer, lines, args.batch_size, precision))
             stages[precision].append(stage_seconds(pipelines[precision], lines, args.batch_size))
         print({p: {path: round(v[-1]) for path, v in got.items()} for p, got in speeds.items()}, flush=True)

@@ -5,6 +5,7 @@ capitals (its annotations left unset, so that the case scorer still runs).
 
     python benchmarks/truecaser_gain.py hu_punct_trf corpus/hu/eval/dev.spacy -o benchmarks/metrics/truecaser_gain/hu.json
 """
+
 import argparse
 import json
 from pathlib import Path
@@ -26,10 +27,14 @@ def main() -> None:
             nlp.get_pipe("truecaser").set_annotations = lambda docs, scores: None
         result = evaluate(nlp, args.test_set)
         scores[variant] = {key: result.get(key) for key in ("case_f", "punct_f")}
-        print(f"{variant} the truecaser: case F1 {100 * result['case_f']:.1f}, punctuation F1 {100 * result['punct_f']:.1f}")
+        print(
+            f"{variant} the truecaser: case F1 {100 * result['case_f']:.1f}, punctuation F1 {100 * result['punct_f']:.1f}"
+        )
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps({"pipeline": args.pipeline, "test_set": str(args.test_set), **scores},
-                                      indent=2) + "\n", encoding="utf8")
+    args.output.write_text(
+        json.dumps({"pipeline": args.pipeline, "test_set": str(args.test_set), **scores}, indent=2) + "\n",
+        encoding="utf8",
+    )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from the encoder folders (the bundle stores them in int8).
     python benchmarks/vocab_pruning.py hu_punct_trf encoders/e5-hu-l6 encoders/multilingual-e5-small \\
         corpus/hu/eval/dev.spacy -o benchmarks/metrics/vocab_pruning/hu.json
 """
+
 import argparse
 import json
 from pathlib import Path
@@ -48,8 +49,10 @@ def main() -> None:
         scores[variant] = {"punct_f": result["punct_f"], "pieces": len(AutoTokenizer.from_pretrained(folder))}
         print(f"{variant}: {scores[variant]['pieces']:,} pieces, micro F1 {100 * result['punct_f']:.2f}")
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps({"pipeline": args.pipeline, "test_set": str(args.test_set), **scores},
-                                      indent=2) + "\n", encoding="utf8")
+    args.output.write_text(
+        json.dumps({"pipeline": args.pipeline, "test_set": str(args.test_set), **scores}, indent=2) + "\n",
+        encoding="utf8",
+    )
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ passes over each token):
 
 Usage: python benchmarks/windows.py MODEL TEST.spacy OUTPUT.json [--window 128] [--k 1 2 4 8]
 """
+
 import argparse
 import json
 import time
@@ -23,11 +24,10 @@ from spacy.tokens import Doc, Span
 from spacy.training import Example
 from spacy.util import registry
 
-from spacy_punct.training.corpus import PunctCorpus
 from spacy_punct.pipelines import find_punctuator
 from spacy_punct.scorer import score_punctuation
+from spacy_punct.training.corpus import PunctCorpus
 from spacy_punct.windows import transformer_names
-
 
 SpanGetter = Callable[[List[Doc]], List[List[Span]]]
 

@@ -6,6 +6,7 @@ weights are read as the next training stage reads them).
 
     python scripts/average_pipelines.py OUTPUT PIPELINE PIPELINE [PIPELINE ...]
 """
+
 import argparse
 from pathlib import Path
 from typing import List
@@ -57,7 +58,6 @@ def main() -> None:
         if not (path / "config.cfg").is_file():
             raise SystemExit(f"Error: {path} is not a pipeline folder (no config.cfg)")
     import spacy_punct  # noqa: F401  (registers the components)
-
     from spacy_punct.training import warm_start
 
     first = spacy.load(args.pipelines[0])

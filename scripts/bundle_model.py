@@ -12,6 +12,7 @@ is bundled with its encoder's weights stored in int8 and an int8 quantizer
 `score` runs `spacy-punct evaluate` on each test set the language registry
 lists for the pipeline's language (those converted to corpus/<lang>/eval/).
 """
+
 import argparse
 import json
 import re
@@ -56,8 +57,11 @@ def licence_text(meta: Dict[str, Any]) -> str:
     about = textwrap.fill(
         "Its weights were learned from the sources below and are shared under the terms of every licence above "
         f"together: {'; '.join(terms)}. The code of spacy-punct that runs it is MIT-licensed (the package's "
-        "LICENSE file). Train your own pipeline on your own data for other uses.", width=78, break_on_hyphens=False)
-    return f"""The spacy-punct pipeline {meta['lang']}_{meta['name']} {meta['version']}: {licence}
+        "LICENSE file). Train your own pipeline on your own data for other uses.",
+        width=78,
+        break_on_hyphens=False,
+    )
+    return f"""The spacy-punct pipeline {meta["lang"]}_{meta["name"]} {meta["version"]}: {licence}
 
 {about}
 
@@ -76,8 +80,11 @@ def write_licence(output: Path) -> None:
 
 def scores_table(metrics: Path, entry: LanguageEntry) -> str:
     """The pipeline's scores on its language's test sets that were measured."""
-    measured = [(test_set.about, json.loads((metrics / f"{test_set.name}.json").read_text(encoding="utf8")))
-                for test_set in entry.test_sets if (metrics / f"{test_set.name}.json").exists()]
+    measured = [
+        (test_set.about, json.loads((metrics / f"{test_set.name}.json").read_text(encoding="utf8")))
+        for test_set in entry.test_sets
+        if (metrics / f"{test_set.name}.json").exists()
+    ]
     return scores_by_test_set(measured, entry.cased)
 
 
@@ -87,23 +94,31 @@ def performance(metrics: Path, entry: LanguageEntry) -> Dict[str, Any]:
         path = metrics / f"{test_set.name}.json"
         if path.exists():
             s = json.loads(path.read_text(encoding="utf8"))
-            scores[test_set.name] = {key: s[key] for key in ("punct_f", "punct_p", "punct_r", "case_f")
-                                     if s.get(key) is not None}
-            scores[test_set.name].update({f"{label.lower()}_f": per["f"] for label, per in s["punct_per_type"].items()
-                                          if per.get("support", 1)})  # none of a class's marks: no score
+            scores[test_set.name] = {
+                key: s[key] for key in ("punct_f", "punct_p", "punct_r", "case_f") if s.get(key) is not None
+            }
+            scores[test_set.name].update(
+                {f"{label.lower()}_f": per["f"] for label, per in s["punct_per_type"].items() if per.get("support", 1)}
+            )  # none of a class's marks: no score
             scores[test_set.name]["words_per_second"] = s["words_per_second"]
     return scores
 
 
 def model_card(meta: Dict[str, Any], metrics: Path, about: str, entry: LanguageEntry) -> str:
     sources = "\n".join(f"- {s['name']}: {s['license']} ({s['url']})" for s in meta["sources"])
-    case_note = ('; "not lower-case F1" scores the\ntruecaser on the cased test set (words written exactly as '
-                 "in the reference)") if entry.cased else ""
-    return f"""# The bundled {entry.name} pipeline `{meta['lang']}_{meta['name']}`
+    case_note = (
+        (
+            '; "not lower-case F1" scores the\ntruecaser on the cased test set (words written exactly as '
+            "in the reference)"
+        )
+        if entry.cased
+        else ""
+    )
+    return f"""# The bundled {entry.name} pipeline `{meta["lang"]}_{meta["name"]}`
 
-{meta['description']}
+{meta["description"]}
 
-Pipeline: {', '.join(meta['pipeline'])} (spacy-punct {meta['spacy_punct_version']}, spaCy {meta['spacy_version']}).
+Pipeline: {", ".join(meta["pipeline"])} (spacy-punct {meta["spacy_punct_version"]}, spaCy {meta["spacy_version"]}).
 {about}
 
 ## Data
@@ -111,13 +126,13 @@ Pipeline: {', '.join(meta['pipeline'])} (spacy-punct {meta['spacy_punct_version'
 {sources}
 
 The weights learned from these texts inherit their terms: this pipeline is for
-non-commercial use ({meta['license']}; its LICENSE file). Train your own on your data with the same
+non-commercial use ({meta["license"]}; its LICENSE file). Train your own on your data with the same
 recipe for other uses (README, "Training on the real corpora").
 
 ## Scores
 
 Measured with `spacy-punct evaluate` on lower-cased, unpunctuated input (one
-process, whole documents, scoring included; {meta.get('speed_threads', 1)} thread(s)):
+process, whole documents, scoring included; {meta.get("speed_threads", 1)} thread(s)):
 
 {scores_table(metrics, entry)}
 
@@ -126,8 +141,16 @@ that mark){case_note}.
 """
 
 
-def bundle_pipeline(model: Path, output: Path, int8: bool, keep_float: List[str], stride: int,
-                    encoder_name: Optional[str] = None, window: int = 0, weight_bits: int = 7) -> None:
+def bundle_pipeline(
+    model: Path,
+    output: Path,
+    int8: bool,
+    keep_float: List[str],
+    stride: int,
+    encoder_name: Optional[str] = None,
+    window: int = 0,
+    weight_bits: int = 7,
+) -> None:
     """Write the trained pipeline `model` to `output`, set to close each text's
     last sentence; with `int8`, its encoder's weights stored in int8 and an
     int8 quantizer before it (its linear layers matching `keep_float` left
@@ -209,8 +232,19 @@ def evaluate_commands(pipeline: str, metrics: Path, threads: int, corpus: Path =
         base, options = _base_and_options(test_set.name)
         path = corpus / lang / "eval" / f"{base}.spacy"
         if path.exists():
-            commands.append(["spacy-punct", "evaluate", pipeline, str(path), "--output-dir", str(metrics),
-                             "--threads", str(threads)] + options)
+            commands.append(
+                [
+                    "spacy-punct",
+                    "evaluate",
+                    pipeline,
+                    str(path),
+                    "--output-dir",
+                    str(metrics),
+                    "--threads",
+                    str(threads),
+                ]
+                + options
+            )
     return commands
 
 
@@ -224,8 +258,11 @@ def write_card(output: Path, metrics: Path, description: str, about: str, thread
     lang, name = output.name.split("_", 1)
     entry = language_entry(lang)
     tasks = "punctuation (COMMA, PERIOD, QUESTION)" + (" and truecasing" if "truecaser" in meta["pipeline"] else "")
-    sources = [{"name": source.name.format(iwslt=iwslt), "url": source.url, "license": source.license}
-               for source in entry.sources if not source.pipelines or output.name in source.pipelines]
+    sources = [
+        {"name": source.name.format(iwslt=iwslt), "url": source.url, "license": source.license}
+        for source in entry.sources
+        if not source.pipelines or output.name in source.pipelines
+    ]
     if "transformer" in meta["pipeline"] and entry.encoder:
         sources.append({"name": entry.encoder.name, "url": entry.encoder.url, "license": entry.encoder.license})
     meta.update(
@@ -255,18 +292,39 @@ def main() -> None:
     pipeline = commands.add_parser("pipeline", help="write the bundled pipeline")
     pipeline.add_argument("model", type=Path, help="the trained pipeline (model-best)")
     pipeline.add_argument("output", type=Path, help="the bundled pipeline's folder in the package")
-    pipeline.add_argument("--int8", action="store_true",
-                          help="a transformer pipeline: its encoder's weights stored in int8, its linear layers run in int8")
-    pipeline.add_argument("--keep-float", action="append", default=[], metavar="PATTERN",
-                          help="with --int8: linear layers whose names match this regular expression stay float32")
-    pipeline.add_argument("--weight-bits", type=int, default=7, choices=(7, 8),
-                          help="with --int8: the bits of the int8 layers' weights at inference")
-    pipeline.add_argument("--window", type=int, default=0,
-                          help="a transformer pipeline: words per window (0: as trained)")
-    pipeline.add_argument("--stride", type=int, default=0,
-                          help="a transformer pipeline: words between the starts of its windows (0: as trained)")
-    pipeline.add_argument("--encoder-name", default=None,
-                          help="a transformer pipeline: the encoder's name in the bundled config (its hub name)")
+    pipeline.add_argument(
+        "--int8",
+        action="store_true",
+        help="a transformer pipeline: its encoder's weights stored in int8, its linear layers run in int8",
+    )
+    pipeline.add_argument(
+        "--keep-float",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="with --int8: linear layers whose names match this regular expression stay float32",
+    )
+    pipeline.add_argument(
+        "--weight-bits",
+        type=int,
+        default=7,
+        choices=(7, 8),
+        help="with --int8: the bits of the int8 layers' weights at inference",
+    )
+    pipeline.add_argument(
+        "--window", type=int, default=0, help="a transformer pipeline: words per window (0: as trained)"
+    )
+    pipeline.add_argument(
+        "--stride",
+        type=int,
+        default=0,
+        help="a transformer pipeline: words between the starts of its windows (0: as trained)",
+    )
+    pipeline.add_argument(
+        "--encoder-name",
+        default=None,
+        help="a transformer pipeline: the encoder's name in the bundled config (its hub name)",
+    )
     score = commands.add_parser("score", help="score the bundled pipeline on its language's test sets")
     score.add_argument("pipeline", help="the bundled pipeline's name, or a folder named like one (a candidate bundle)")
     score.add_argument("metrics", type=Path, help="the folder for the spacy-punct evaluate JSON files")
@@ -278,7 +336,9 @@ def main() -> None:
     card.add_argument("--description", default="the CPU recipe (configs/en_cpu.cfg)", help="the recipe, in words")
     card.add_argument("--threads", type=int, default=1, help="the threads the scores' words/s were measured with")
     card.add_argument("--iwslt", default="dev2012 less its last tenth", help="the part of IWSLT it was trained on")
-    licence = commands.add_parser("licence", help="write the pipeline's licence field and LICENSE file from its sources")
+    licence = commands.add_parser(
+        "licence", help="write the pipeline's licence field and LICENSE file from its sources"
+    )
     licence.add_argument("output", type=Path, help="the bundled pipeline's folder in the package")
     args = parser.parse_args()
     if args.command == "pipeline":
@@ -288,10 +348,20 @@ def main() -> None:
         if output == model or output in model.parents:
             sys.exit(f"Error: {args.output} holds the trained pipeline {args.model}: give another output folder")
         if output.exists() and not (output / "config.cfg").is_file():
-            sys.exit(f"Error: {args.output} exists and is not a pipeline folder: give a new folder, or a bundled "
-                     "pipeline's to replace it")
-        bundle_pipeline(args.model, args.output, args.int8, args.keep_float, args.stride, args.encoder_name,
-                        args.window, args.weight_bits)
+            sys.exit(
+                f"Error: {args.output} exists and is not a pipeline folder: give a new folder, or a bundled "
+                "pipeline's to replace it"
+            )
+        bundle_pipeline(
+            args.model,
+            args.output,
+            args.int8,
+            args.keep_float,
+            args.stride,
+            args.encoder_name,
+            args.window,
+            args.weight_bits,
+        )
     elif args.command == "score":
         commands_run = evaluate_commands(args.pipeline, args.metrics, args.threads)
         if not commands_run:

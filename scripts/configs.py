@@ -4,6 +4,7 @@
     python scripts/configs.py          # write the recipes
     python scripts/configs.py --check  # exit 1 if a written recipe is out of date
 """
+
 import json
 import sys
 from pathlib import Path
@@ -30,7 +31,10 @@ SMALL_TRF: Dict[str, Any] = {
     "components.transformer.max_batch_items": 1024,
     "components.punctuator.model.hidden_width": 384,
     "components.punctuator.model.context": {
-        "@architectures": "spacy_punct.BiLSTMEncoder.v1", "width": 384, "depth": 1, "dropout": 0.0,
+        "@architectures": "spacy_punct.BiLSTMEncoder.v1",
+        "width": 384,
+        "depth": 1,
+        "dropout": 0.0,
     },
     "components.transformer.model.transformer_config.num_hidden_layers": 3,
     "components.transformer.model.transformer_config.attention_probs_dropout_prob": 0.0,
@@ -64,15 +68,19 @@ def e5_recipe(lang: str, layers: int, about: str, **overrides: Any) -> Recipe:
     """multilingual-e5-small cut to `layers` for language `lang`, with a
     truecaser where the registry says its script has case."""
     uncased = {} if language_entry(lang).cased else {"nlp.pipeline": ["transformer", "punctuator"], **NO_CASE_SCORES}
-    return Recipe("trf", about, {
-        **E5_SMALL,
-        **uncased,
-        "nlp.lang": lang,
-        "components.transformer.model.name": f"encoders/e5-{lang}-l{layers}",
-        # XLM-R's own unknown piece
-        "corpora.train.augmenter": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1, "unknown": "<unk>"},
-        **overrides,
-    })
+    return Recipe(
+        "trf",
+        about,
+        {
+            **E5_SMALL,
+            **uncased,
+            "nlp.lang": lang,
+            "components.transformer.model.name": f"encoders/e5-{lang}-l{layers}",
+            # XLM-R's own unknown piece
+            "corpora.train.augmenter": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1, "unknown": "<unk>"},
+            **overrides,
+        },
+    )
 
 
 RECIPES: Dict[str, Recipe] = {
@@ -137,7 +145,7 @@ RECIPES: Dict[str, Recipe] = {
         "58.4), four 4,610 (66.0, 60.9), three 5,616 (67.2, 72.5; GUM dev 59.2\n"
         "against 57.7 with six; 4,800 steps in 49.4 minutes: 66.4, 68.8), and\n"
         "three read 1.5 times the words a second of six. All six layers in\n"
-        "bfloat16 (CPUs with bfloat16 instructions, cpu_precision \"auto\"): 4,800\n"
+        'bfloat16 (CPUs with bfloat16 instructions, cpu_precision "auto"): 4,800\n'
         "steps in 49.9 minutes, test2011 66.3. At inference the encoder reads at most\n"
         "1,024 tokens at a time (max_batch_items): smaller batches, less padding\n"
         "and activations that stay in the CPU's caches, which its int8 layers need.",
@@ -181,7 +189,8 @@ RECIPES: Dict[str, Recipe] = {
         },
     ),
     "hu_e5": e5_recipe(
-        "hu", 6,
+        "hu",
+        6,
         "Hungarian punctuation restoration and truecasing with multilingual-e5-small\n"
         "(12 layers x 384, cased, XLM-R's 250,037 pieces) cut to its lowest six\n"
         "layers and pruned to the 28,157 pieces of the Hungarian training text\n"
@@ -195,7 +204,8 @@ RECIPES: Dict[str, Recipe] = {
         "two further stages on the CPU (docs/experiments/multilingual-encoder.md).",
     ),
     "bn_e5": e5_recipe(
-        "bn", 6,
+        "bn",
+        6,
         "Bangla punctuation restoration with multilingual-e5-small cut to its lowest\n"
         "six layers and pruned to the 3,814 pieces of the Bangla training text\n"
         "(encoders/e5-bn-l6: `spacy project run encoder-lang --vars.lang bn`); the\n"
@@ -213,10 +223,14 @@ RECIPES: Dict[str, Recipe] = {
     "bn_trf": Recipe(
         "trf",
         "Bangla punctuation restoration with xlm-roberta-base (GPU).",
-        {"nlp.lang": "bn", "nlp.pipeline": ["transformer", "punctuator"], **NO_CASE_SCORES,
-         "components.transformer.model.name": "xlm-roberta-base",
-         # XLM-R's own unknown token
-         "corpora.train.augmenter": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1, "unknown": "<unk>"}},
+        {
+            "nlp.lang": "bn",
+            "nlp.pipeline": ["transformer", "punctuator"],
+            **NO_CASE_SCORES,
+            "components.transformer.model.name": "xlm-roberta-base",
+            # XLM-R's own unknown token
+            "corpora.train.augmenter": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1, "unknown": "<unk>"},
+        },
         gpu=True,
     ),
     "hu_trf": Recipe(

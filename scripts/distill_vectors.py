@@ -5,6 +5,7 @@ input embeddings, reduced to a few dimensions by PCA.
 
     python scripts/distill_vectors.py sentence-transformers/all-MiniLM-L6-v2 corpus/en/train corpus/en/vectors
 """
+
 import argparse
 from collections import Counter
 from pathlib import Path
@@ -27,8 +28,12 @@ def main() -> None:
     from transformers import AutoModel, AutoTokenizer
 
     nlp = spacy.blank(args.lang)
-    counts = Counter(token.lower_ for doc in read_docbins(args.corpus, nlp.vocab) for token in doc
-                     if not token.is_space and not token.is_punct)
+    counts = Counter(
+        token.lower_
+        for doc in read_docbins(args.corpus, nlp.vocab)
+        for token in doc
+        if not token.is_space and not token.is_punct
+    )
     words = [word for word, _ in counts.most_common(args.words)]
     tokenizer = AutoTokenizer.from_pretrained(args.model)
     table = AutoModel.from_pretrained(args.model).get_input_embeddings().weight.detach().numpy()
@@ -37,7 +42,7 @@ def main() -> None:
     centred = vectors - vectors.mean(axis=0)
     _, singular, axes = numpy.linalg.svd(centred, full_matrices=False)
     reduced = (centred @ axes[: args.dims].T).astype("float32")
-    kept = (singular[: args.dims] ** 2).sum() / (singular ** 2).sum()
+    kept = (singular[: args.dims] ** 2).sum() / (singular**2).sum()
     for word, vector in zip(words, reduced):
         nlp.vocab.set_vector(word, vector)
     nlp.to_disk(args.output)

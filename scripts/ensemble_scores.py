@@ -7,6 +7,7 @@ configured; every subset of the pipelines is scored.
 
     python scripts/ensemble_scores.py DATA PIPELINE PIPELINE [PIPELINE ...] [--threads N]
 """
+
 import argparse
 import itertools
 from typing import Dict, List, Sequence, Tuple
@@ -21,8 +22,9 @@ from spacy_punct.word_records import read_docbins, word_records
 EMPTY = "EMPTY"
 
 
-def gold_and_probs(data: str, names: Sequence[str],
-                   threads: int = 1) -> Tuple[List[str], Dict[str, numpy.ndarray], List[str]]:
+def gold_and_probs(
+    data: str, names: Sequence[str], threads: int = 1
+) -> Tuple[List[str], Dict[str, numpy.ndarray], List[str]]:
     """The gold class of each word of `data`, each pipeline's class
     probabilities (words, classes) and the classes, which the pipelines must share."""
     gold: List[str] = []

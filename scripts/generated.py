@@ -1,5 +1,6 @@
 """Generated parts of the project's documents: the text between two marker
 lines, written anew from measurements, or checked against them."""
+
 import sys
 from pathlib import Path
 

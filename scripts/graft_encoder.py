@@ -13,6 +13,7 @@ left out), and each word piece's trained embedding to the same piece's row
 `--components.transformer.model.name <output>` and
 `spacy_punct.warm_start.v1` for the heads alone (`skip ["transformer"]`).
 """
+
 import shutil
 import sys
 from pathlib import Path
@@ -71,8 +72,10 @@ def main(
     for item in other.iterdir():
         if item.name.startswith(("tokenizer", "special_tokens", "sentencepiece", "vocab")):
             shutil.copy(item, output / item.name)
-    print(f"{output}: layers 1-{min(n_trained, n_other)} and {len(shared):,} of {len(rows):,} word pieces from {pipeline}, "
-          f"the rest as in {other} ({n_other} layers)")
+    print(
+        f"{output}: layers 1-{min(n_trained, n_other)} and {len(shared):,} of {len(rows):,} word pieces from {pipeline}, "
+        f"the rest as in {other} ({n_other} layers)"
+    )
 
 
 if __name__ == "__main__":

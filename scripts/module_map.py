@@ -4,6 +4,7 @@ its lines and the first sentence of its docstring.
     python scripts/module_map.py            # rewrite the map
     python scripts/module_map.py --check    # fail if the map is stale
 """
+
 import argparse
 import ast
 import re

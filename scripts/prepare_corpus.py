@@ -6,6 +6,7 @@ and not trained on).
 
     python scripts/prepare_corpus.py NAME ASSETS_DIR     (NAME: en, hu, bn, demo)
 """
+
 import sys
 from pathlib import Path
 

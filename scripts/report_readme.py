@@ -8,6 +8,7 @@ one line through each bundled English pipeline.
     python scripts/report_readme.py            # rewrite the table in README.md
     python scripts/report_readme.py --check    # fail if README.md's table is stale
 """
+
 import argparse
 import json
 from pathlib import Path
@@ -85,12 +86,17 @@ def table() -> str:
     for name, meta in metas:
         headline = language_entry(meta["lang"]).test_sets[0]
         size = sum(p.stat().st_size for p in (MODELS / name).rglob("*") if p.is_file()) / 1e6
-        rows.append(BundledRow(
-            name=name, use=USES.get(name.rsplit("_", 1)[-1], "").format(lang=meta["lang"]),
-            test_set=headline.name, test_set_label=headline.label or headline.name,
-            performance=meta.get("performance", {}), size_mb=size,
-            speeds={n: by_threads[n].get(name) for n in by_threads},
-        ))
+        rows.append(
+            BundledRow(
+                name=name,
+                use=USES.get(name.rsplit("_", 1)[-1], "").format(lang=meta["lang"]),
+                test_set=headline.name,
+                test_set_label=headline.label or headline.name,
+                performance=meta.get("performance", {}),
+                size_mb=size,
+                speeds={n: by_threads[n].get(name) for n in by_threads},
+            )
+        )
     return f"{pipelines_table(rows)}\n\nSpeeds measured on: {machines()}."
 
 

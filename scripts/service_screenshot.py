@@ -4,6 +4,7 @@ pasted text and a few typed words.
 
     python scripts/service_screenshot.py [docs/images/service.png] [--model en]
 """
+
 import argparse
 import shutil
 import sys
@@ -13,8 +14,16 @@ from playwright.sync_api import sync_playwright
 
 from spacy_punct.service.local import running_service
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def main() -> None:

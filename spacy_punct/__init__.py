@@ -1,24 +1,25 @@
 """Punctuation restoration as a spaCy pipeline component."""
+
 from .native_caches import bound_native_caches
 
 bound_native_caches()  # before torch runs its first CPU kernel
 
 from .about import __version__
+from .components.model import build_punctuator_model
+from .components.punctuator import Punctuator, make_punctuator
+from .components.rewriter import PunctRewriter, make_punct_rewriter
+from .components.tokenizer import PunctTokenizer
 from .decode import DecisionSettings
 from .evaluation import evaluate
 from .extensions import register_extensions
 from .labels import LabelSet
-from .components.model import build_punctuator_model
 from .pipelines import PipelineError, find_punctuator, load_pipeline
-from .components.punctuator import Punctuator, make_punctuator
 from .records import output_record, punctuate_records
 from .rewrite import rewrite_doc
-from .components.rewriter import PunctRewriter, make_punct_rewriter
 from .scorer import make_punct_scorer, score_punctuation
 from .streaming import CommittedWord, EntropyLookahead, FixedLookahead, Streamer, stream_punctuate
 from .texts import punctuate, punctuate_pieces
 from .timed import RecordError, TimedWord
-from .components.tokenizer import PunctTokenizer
 from .training import PunctCorpus, create_asr_noise_augmenter, create_case_noise_augmenter
 
 __all__ = [

@@ -1,4 +1,5 @@
 """`python -m spacy_punct`: the `spacy-punct` command line."""
+
 from .cli import app
 
 if __name__ == "__main__":

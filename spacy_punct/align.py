@@ -8,6 +8,7 @@ A mark is identified by the position, in the lower-cased words joined without
 whitespace or punctuation, of the word it follows: two docs with the same words
 align whatever their tokenisation, spacing and punctuation.
 """
+
 import bisect
 from typing import Dict, Iterable, List, Optional, Set, Tuple, cast
 
@@ -137,7 +138,6 @@ def gold_case_classes(example: Example, labels: Tuple[str, ...], sentence_initia
     return [-1 if end is None or end not in gold else index[case_label(gold[end])] for end in pred_ends]
 
 
-
 def on_reference_tokens(predicted: Doc, reference: Doc) -> Optional[Doc]:
     """The predicted doc's annotations (entities, span groups, tags, parts of
     speech, morphology, lemmas, parses, sentences, categories) on a doc of
@@ -152,8 +152,9 @@ def on_reference_tokens(predicted: Doc, reference: Doc) -> Optional[Doc]:
     word_ends = [end for end in pred_ends if end is not None]
     word_tokens = [i for i, end in enumerate(pred_ends) if end is not None]
     # each reference word token: the predicted token holding its last character
-    source: List[Optional[int]] = [None if end is None else word_tokens[bisect.bisect_left(word_ends, end)]
-                                   for end in ref_ends]
+    source: List[Optional[int]] = [
+        None if end is None else word_tokens[bisect.bisect_left(word_ends, end)] for end in ref_ends
+    ]
     first: Dict[int, int] = {}  # predicted token -> its first reference token
     for j, i in enumerate(source):
         if i is not None:

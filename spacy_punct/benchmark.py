@@ -1,6 +1,7 @@
 """Words per second of pipelines side by side: the same lines, batch size and
 threads for each, timed in alternating rounds, the best round of each
 counting (other processes sharing the cores only ever slow a round)."""
+
 import platform
 import time
 from pathlib import Path
@@ -89,7 +90,9 @@ def cpu_name() -> str:
 
 
 PRODUCT_NAMES = {
-    INT_MM: "int8 instructions", U8S8: "fbgemm's int8 kernels", "float32": "float32 (no fast int8 product)"
+    INT_MM: "int8 instructions",
+    U8S8: "fbgemm's int8 kernels",
+    "float32": "float32 (no fast int8 product)",
 }
 
 

@@ -4,6 +4,7 @@
 Each language has a fast pipeline (`*_sm`, a CPU recipe) and, where one is
 bundled, an accurate one (`*_trf`, a small pretrained transformer); the
 language's code alone names its most accurate one."""
+
 import os
 import warnings
 from pathlib import Path

@@ -1,5 +1,6 @@
 """Captions from punctuated, timed words: SRT and WebVTT cues cut at sentence
 ends, and earlier where a cue would grow past a maximum length or duration."""
+
 from dataclasses import dataclass
 from typing import Iterable, Iterator, List
 
@@ -98,7 +99,9 @@ def doc_caption_words(doc: Doc, where: str = "document") -> List[CaptionWord]:
         following = doc[token.i + 1] if token.i + 1 < n_tokens else None
         if following is None or token.whitespace_ or following.is_space:
             if start is None or end is None:
-                raise RecordError(f"{where}: word {len(words) + 1} ({text!r}) has no timings; captions need word timings.")
+                raise RecordError(
+                    f"{where}: word {len(words) + 1} ({text!r}) has no timings; captions need word timings."
+                )
             ends = following is None or bool(doc[_next_word(doc, token.i)].is_sent_start)
             words.append(CaptionWord(text, start, end, ends))
             text, start, end = "", None, None

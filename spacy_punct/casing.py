@@ -1,6 +1,7 @@
 """Case rules of the rewrite: sentence-initial capitals, words always written
 with one (English "I"), tokens whose case is never touched (URLs, e-mail
 addresses, paths, code), and symbols, which open no sentence."""
+
 import re
 from functools import lru_cache
 from types import MappingProxyType
@@ -9,7 +10,6 @@ from typing import FrozenSet, Iterable, List, Mapping, Sequence
 import spacy
 
 from .languages import language_rules
-
 
 _UNCASABLE = re.compile(
     r"""(
@@ -85,7 +85,9 @@ WHOLE, PART, FIRST, INNER, FIXED = "whole", "part", "first", "inner", "fixed"
 _HYPHENS = frozenset({"-", "\u2010", "\u2011"})
 
 
-def case_roles(texts: Sequence[str], spaced: Sequence[bool], is_space: Sequence[bool], punct: Sequence[bool]) -> List[str]:
+def case_roles(
+    texts: Sequence[str], spaced: Sequence[bool], is_space: Sequence[bool], punct: Sequence[bool]
+) -> List[str]:
     """Per token, what the rewrite may change of its case, by the written
     word (the tokens between whitespace) it is part of, leading and trailing
     punctuation aside: WHOLE, a word in one token (clitics aside: `i'm`,

@@ -10,6 +10,7 @@ objects are never collected, so the processes that load their pipelines once
 call it: the command line after loading, each Ray actor. A library caller
 with a long job in its own process may do the same after loading.
 """
+
 import gc
 
 

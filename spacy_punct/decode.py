@@ -6,6 +6,7 @@ these decisions, so each rule exists here once. `DecisionSettings` holds the
 choices a caller may make (thresholds, margins, existing marks, closing the
 last sentence): a component keeps its configured settings, and a caller passes
 others per call instead of changing the component."""
+
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, List, Mapping, Optional, Sequence, Tuple
@@ -14,9 +15,9 @@ import numpy
 from spacy.tokens import Doc
 
 from .casing import is_symbol
-from .words import MarkSlots, TokenTable, ends_broken_off, mark_slots, sentence_spans, token_table
 from .labels import LabelSet, ends_sentence
 from .languages import language_rules
+from .words import MarkSlots, TokenTable, ends_broken_off, mark_slots, sentence_spans, token_table
 
 
 def check_settings(
@@ -180,7 +181,12 @@ def decode(
         marks[i] = mark
     for i, existing in slots.existing.items():
         guess = guesses[i]
-        if keep_existing or i in slots.standing or label_set.class_of(existing) == guess or (guess and not label_set.writes(existing)):
+        if (
+            keep_existing
+            or i in slots.standing
+            or label_set.class_of(existing) == guess
+            or (guess and not label_set.writes(existing))
+        ):
             marks[i] = existing
     if close_end and slots:
         last = slots.words[-1]
@@ -229,8 +235,10 @@ def join_question_tags(table: TokenTable, slots: MarkSlots, marks: List[str], la
             continue
         if before in slots.existing or before in slots.abbreviations or verb in slots.existing:
             continue
-        if (_written_word(table, slots.anchor(before), verb) in rules.tag_verbs
-                and _written_word(table, slots.anchor(verb), subject) in rules.tag_subjects):
+        if (
+            _written_word(table, slots.anchor(before), verb) in rules.tag_verbs
+            and _written_word(table, slots.anchor(verb), subject) in rules.tag_subjects
+        ):
             marks[before] = comma
 
 

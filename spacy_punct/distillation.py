@@ -7,20 +7,22 @@ carries them to both sides of each example like any custom token attribute,
 and the punctuator mixes them into its targets (`distill_weight`,
 `word_classifier.mix_teacher_probs`).
 """
+
 from typing import Iterable, Iterator, Sequence, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import minibatch
 
-from .words import token_table
 from .extensions import TEACHER_ATTR, set_token_values
 from .pipelines import find_punctuator, predict_probs
 from .word_records import word_records
+from .words import token_table
 
 
-def teacher_docs(teacher: Union[Language, Sequence[Language]], docs: Iterable[Doc], *, lowercase: bool = True,
-                 batch_size: int = 8) -> Iterator[Doc]:
+def teacher_docs(
+    teacher: Union[Language, Sequence[Language]], docs: Iterable[Doc], *, lowercase: bool = True, batch_size: int = 8
+) -> Iterator[Doc]:
     """Each doc with the teacher's class probabilities on its words; several
     teachers (an ensemble, with the same labels) give their mean. Each teacher
     reads each whole doc as the reader presents words to a model: bare words,
@@ -42,8 +44,11 @@ def teacher_docs(teacher: Union[Language, Sequence[Language]], docs: Iterable[Do
         for doc, doc_probs in zip(batch, zip(*runs)):
             probs = sum(doc_probs) / len(doc_probs)
             table = token_table(doc)
-            offsets = [idx for idx, is_space, is_punct in zip(table.idx, table.is_space, table.punct)
-                       if not (is_space or is_punct)]
+            offsets = [
+                idx
+                for idx, is_space, is_punct in zip(table.idx, table.is_space, table.punct)
+                if not (is_space or is_punct)
+            ]
             values = [{label: round(float(p), 4) for label, p in zip(labels, row)} for row in probs.tolist()]
             set_token_values(doc, TEACHER_ATTR, offsets, values)
             yield doc

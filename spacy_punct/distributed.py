@@ -10,6 +10,7 @@ with `punctuate_records`. JSONL files travel as lines (`ray_io`): each
 actor parses and writes its records as the single-process command does, so
 no value is converted to a column type and back.
 """
+
 import os
 import re
 from pathlib import Path
@@ -20,21 +21,35 @@ import ray
 
 from . import ray_io
 from .input_formats import check_engine, file_format
-from .records import punctuate_records, record_line
-from .timed import RecordError
-from .timed import parse_json_line
 from .ray_io import JSONLinesSink, JSONLinesSource, ParquetSource
+from .records import punctuate_records, record_line
+from .timed import RecordError, parse_json_line
 
 # the read and write tasks unpickle the source and sink without importing this package
 ray.cloudpickle.register_pickle_by_value(ray_io)
 
 
 # the fields `output_record` adds to a record, as columns
-_TOKEN = pyarrow.struct([("text", pyarrow.string()), ("start", pyarrow.int64()), ("end", pyarrow.int64()),
-                         ("source", pyarrow.int64()), ("source_start", pyarrow.int64()), ("punct", pyarrow.string()),
-                         ("start_time", pyarrow.float64()), ("end_time", pyarrow.float64())])
-OUTPUT_SCHEMA = pyarrow.schema([("text", pyarrow.string()), ("punctuated", pyarrow.string()),
-                                ("sentences", pyarrow.list_(pyarrow.string())), ("tokens", pyarrow.list_(_TOKEN))])
+_TOKEN = pyarrow.struct(
+    [
+        ("text", pyarrow.string()),
+        ("start", pyarrow.int64()),
+        ("end", pyarrow.int64()),
+        ("source", pyarrow.int64()),
+        ("source_start", pyarrow.int64()),
+        ("punct", pyarrow.string()),
+        ("start_time", pyarrow.float64()),
+        ("end_time", pyarrow.float64()),
+    ]
+)
+OUTPUT_SCHEMA = pyarrow.schema(
+    [
+        ("text", pyarrow.string()),
+        ("punctuated", pyarrow.string()),
+        ("sentences", pyarrow.list_(pyarrow.string())),
+        ("tokens", pyarrow.list_(_TOKEN)),
+    ]
+)
 
 
 class PunctuateBatch:
@@ -175,12 +190,16 @@ def init_ray(address: Optional[str] = None, num_cpus: Optional[int] = None) -> N
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
         return
     cpus = num_cpus or os.cpu_count() or 1
-    ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False,
-             _system_config={"num_workers_soft_limit": cpus + IDLE_IO_WORKERS})
+    ray.init(
+        num_cpus=cpus,
+        include_dashboard=False,
+        log_to_driver=False,
+        _system_config={"num_workers_soft_limit": cpus + IDLE_IO_WORKERS},
+    )
 
 
 def input_format(path: Path) -> str:
-    """"jsonl" or "parquet": the format of a file or of a folder's files, as
+    """ "jsonl" or "parquet": the format of a file or of a folder's files, as
     `input_formats` reads their names, which the Ray engine must read."""
     files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
     formats = {file_format(p) for p in files}

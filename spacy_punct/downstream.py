@@ -2,6 +2,7 @@
 `punct_rewriter`): they run on the rewritten doc, so a listener of an encoder
 that ran on the input, or a ruler whose phrase patterns spaCy runs through the
 rewrite, would silently see the wrong text."""
+
 import weakref
 from typing import Iterator, List, Optional, Tuple, Union
 
@@ -77,7 +78,11 @@ class DownstreamCheck:
         if nlp is None:
             return
         name = name or self._name
-        layout = (tuple(nlp.pipe_names), tuple(nlp.component_names), [len(ruler) for _, ruler in _later_rulers(nlp, name)])
+        layout = (
+            tuple(nlp.pipe_names),
+            tuple(nlp.component_names),
+            [len(ruler) for _, ruler in _later_rulers(nlp, name)],
+        )
         if layout == self._checked:
             return
         check_downstream_listeners(nlp, name)

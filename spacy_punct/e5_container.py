@@ -10,6 +10,7 @@ of 32 values: an fp16 scale, then 16 bytes of 4-bit values, value =
 norms and position embeddings are float32. `build_hf_folder` dequantizes it
 into a `transformers` BertModel and a `tokenizers` Unigram tokenizer, which
 spacy-transformers loads as any Hugging Face model folder."""
+
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -161,8 +162,9 @@ def subset_container(
     pieces = [raw.pieces[i] for i in ids if i < len(raw.pieces)]
     blob = "".join(pieces).encode("utf8")
     offsets = numpy.cumsum([0] + [len(p.encode("utf8")) for p in pieces]).tolist()
-    head = MAGIC + struct.pack("<I7ifi", 1, hidden, layers, heads, feed_forward, len(ids), positions, token_types,
-                               raw.eps, BLOCK)
+    head = MAGIC + struct.pack(
+        "<I7ifi", 1, hidden, layers, heads, feed_forward, len(ids), positions, token_types, raw.eps, BLOCK
+    )
     head += struct.pack("<5iQ", len(pieces), *(new_id[i] for i in raw.special), len(blob))
     head += struct.pack(f"<{len(offsets)}I", *offsets)
     head += struct.pack(f"<{len(pieces)}f", *(raw.scores[i] for i in ids[: len(pieces)]))
@@ -180,7 +182,9 @@ def subset_container(
     at = len(head) + directory_size
     directory, payload = struct.pack("<i", len(tensors)), []
     for name, (dtype, n_values, data) in tensors.items():
-        directory += struct.pack("<H", len(name)) + name.encode("ascii") + struct.pack("<BIQQ", dtype, n_values, at, len(data))
+        directory += (
+            struct.pack("<H", len(name)) + name.encode("ascii") + struct.pack("<BIQQ", dtype, n_values, at, len(data))
+        )
         payload.append(data)
         at += len(data)
     Path(output).write_bytes(head + directory + b"".join(payload))
@@ -206,8 +210,14 @@ def pieces_for_texts(container: Union[str, Path], texts: Iterable[str]) -> Set[i
 
 
 def _is_q4_0(name: str) -> bool:
-    return name == "emb.word" or name.rsplit(".", 2)[-2:] in (["q", "w"], ["k", "w"], ["v", "w"], ["ao", "w"],
-                                                               ["fi", "w"], ["fo", "w"])
+    return name == "emb.word" or name.rsplit(".", 2)[-2:] in (
+        ["q", "w"],
+        ["k", "w"],
+        ["v", "w"],
+        ["ao", "w"],
+        ["fi", "w"],
+        ["fo", "w"],
+    )
 
 
 def bert_state_dict(model: E5Container) -> Dict[str, Any]:
@@ -227,9 +237,14 @@ def bert_state_dict(model: E5Container) -> Dict[str, Any]:
         "embeddings.LayerNorm.weight": tensor("emb.ln.w", H),
         "embeddings.LayerNorm.bias": tensor("emb.ln.b", H),
     }
-    parts = {"q": ("attention.self.query", H, H), "k": ("attention.self.key", H, H),
-             "v": ("attention.self.value", H, H), "ao": ("attention.output.dense", H, H),
-             "fi": ("intermediate.dense", model.feed_forward, H), "fo": ("output.dense", H, model.feed_forward)}
+    parts = {
+        "q": ("attention.self.query", H, H),
+        "k": ("attention.self.key", H, H),
+        "v": ("attention.self.value", H, H),
+        "ao": ("attention.output.dense", H, H),
+        "fi": ("intermediate.dense", model.feed_forward, H),
+        "fo": ("output.dense", H, model.feed_forward),
+    }
     for i in range(model.layers):
         for short, (long, n_out, n_in) in parts.items():
             state[f"encoder.layer.{i}.{long}.weight"] = tensor(f"l{i}.{short}.w", n_out, n_in)
@@ -254,12 +269,19 @@ def hf_tokenizer(model: E5Container) -> Any:
     tokenizer.decoder = decoders.Metaspace(replacement=METASPACE, prepend_scheme="always")
     bos, eos = model.pieces[special["bos"]], model.pieces[special["eos"]]
     tokenizer.post_processor = processors.TemplateProcessing(
-        single=f"{bos} $A {eos}", pair=f"{bos} $A {eos} {eos} $B {eos}",
+        single=f"{bos} $A {eos}",
+        pair=f"{bos} $A {eos} {eos} $B {eos}",
         special_tokens=[(bos, special["bos"]), (eos, special["eos"])],
     )
     return PreTrainedTokenizerFast(
-        tokenizer_object=tokenizer, bos_token=bos, eos_token=eos, unk_token=model.pieces[special["unk"]],
-        pad_token=model.pieces[special["pad"]], cls_token=bos, sep_token=eos, model_max_length=model.positions,
+        tokenizer_object=tokenizer,
+        bos_token=bos,
+        eos_token=eos,
+        unk_token=model.pieces[special["unk"]],
+        pad_token=model.pieces[special["pad"]],
+        cls_token=bos,
+        sep_token=eos,
+        model_max_length=model.positions,
     )
 
 
@@ -270,15 +292,23 @@ def build_hf_folder(container: Union[str, Path], output: Union[str, Path]) -> Pa
 
     model = read_container(container)
     config = BertConfig(
-        vocab_size=model.vocab, hidden_size=model.hidden, num_hidden_layers=model.layers,
-        num_attention_heads=model.heads, intermediate_size=model.feed_forward, hidden_act="gelu",
-        max_position_embeddings=model.positions, type_vocab_size=model.token_types, layer_norm_eps=model.eps,
+        vocab_size=model.vocab,
+        hidden_size=model.hidden,
+        num_hidden_layers=model.layers,
+        num_attention_heads=model.heads,
+        intermediate_size=model.feed_forward,
+        hidden_act="gelu",
+        max_position_embeddings=model.positions,
+        type_vocab_size=model.token_types,
+        layer_norm_eps=model.eps,
         pad_token_id=model.special["pad"],
     )
     bert = BertModel(config, add_pooling_layer=False)
     missing, unexpected = bert.load_state_dict(bert_state_dict(model), strict=False)
     if missing or unexpected:
-        raise ContainerError(f"the container's tensors do not fill a BertModel: missing {missing}, unexpected {unexpected}")
+        raise ContainerError(
+            f"the container's tensors do not fill a BertModel: missing {missing}, unexpected {unexpected}"
+        )
     output = Path(output)
     bert.save_pretrained(output)
     hf_tokenizer(model).save_pretrained(output)

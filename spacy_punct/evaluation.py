@@ -1,6 +1,7 @@
 """Scoring a pipeline on a DocBin of natural punctuated text, as spaCy scores
 it: on bare input in any case, under simulated recognition errors, with the
 gold marks in place of the punctuator's, or on punctuated input."""
+
 import json
 import random
 import time
@@ -14,8 +15,8 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from .align import gold_classes
-from .extensions import register_extensions, set_token_values
 from .decode import DecisionSettings
+from .extensions import register_extensions, set_token_values
 from .labels import is_mark, is_replaceable
 from .languages import language_entry
 from .pipelines import find_punctuator, settings_cfg
@@ -29,15 +30,18 @@ register_extensions()
 
 
 def run_pipeline(
-    nlp: Language, examples: List[Example], progress: Optional[Callable[[int], None]] = None,
+    nlp: Language,
+    examples: List[Example],
+    progress: Optional[Callable[[int], None]] = None,
     settings: Optional[DecisionSettings] = None,
 ) -> List[Example]:
     """The examples with the pipeline's output on a copy of their input as
     the predicted side (as `Language.evaluate` runs it), decided under
     `settings` if given; `progress` is called with the number of words of
     each document done."""
-    docs = nlp.pipe((eg.predicted.copy() for eg in examples), batch_size=nlp.batch_size,
-                    component_cfg=settings_cfg(nlp, settings))
+    docs = nlp.pipe(
+        (eg.predicted.copy() for eg in examples), batch_size=nlp.batch_size, component_cfg=settings_cfg(nlp, settings)
+    )
     done = []
     for example, doc in zip(examples, docs):
         done.append(Example(doc, example.reference))
@@ -152,14 +156,18 @@ def evaluate(
         augmenters.append(create_asr_noise_augmenter(level=asr_noise, unknown_share=0.0 if asr_noise_words else 1.0))
     if input_case in ("upper", "title"):
         augmenters.append(
-            create_case_noise_augmenter(upper=float(input_case == "upper"), title=float(input_case == "title"), natural=0.0)
+            create_case_noise_augmenter(
+                upper=float(input_case == "upper"), title=float(input_case == "title"), natural=0.0
+            )
         )
     augmenter = create_chained_augmenters(*augmenters) if augmenters else None
     if input_marks or keep_quotes:
         option = "input_marks" if input_marks else "keep_quotes"
         if augmenter is not None or max_length or gold_marks or (input_marks and keep_quotes):
-            raise ValueError(f"{option} reads whole documents as written: give no asr_noise, spoken_numbers, max_length, "
-                             "gold_marks, input_marks with keep_quotes, or upper or title input case.")
+            raise ValueError(
+                f"{option} reads whole documents as written: give no asr_noise, spoken_numbers, max_length, "
+                "gold_marks, input_marks with keep_quotes, or upper or title input case."
+            )
         examples = punctuated_examples(nlp, data, lowercase=input_case == "lower", replaceable=input_marks)
     else:
         random.seed(seed)

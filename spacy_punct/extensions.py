@@ -1,5 +1,6 @@
 """The custom attributes the punctuator reads and writes, and how the values of
 custom attributes travel from one doc to another."""
+
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from spacy.attrs import IDX

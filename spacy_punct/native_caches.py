@@ -12,6 +12,7 @@ libraries read their limits from the environment when they first run a
 kernel, so the limits are set as defaults when this package is imported; a
 value already set wins.
 """
+
 import os
 
 CACHE_ENTRIES = 64

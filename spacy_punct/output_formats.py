@@ -5,6 +5,7 @@ name from the `output_formats` registry (entry point group
 A writer turns punctuated docs (`punctuate`) or committed words of a stream
 (`stream`) into the text to write, keeping whatever state the format needs
 between them (caption cues numbered across documents, an open line)."""
+
 import json
 from typing import Any, Iterable, List, Mapping
 
@@ -98,7 +99,11 @@ class CaptionWriter(OutputWriter):
         self.cues = CueBuilder(max_chars, max_seconds)
 
     def document(self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True) -> str:
-        found = [cue for word in doc_caption_words(doc, f"record {number}" if number else "document") for cue in self.cues.add(word)]
+        found = [
+            cue
+            for word in doc_caption_words(doc, f"record {number}" if number else "document")
+            for cue in self.cues.add(word)
+        ]
         return self._text(found + self.cues.flush())
 
     def words(self, words: Iterable[Any]) -> str:

@@ -4,6 +4,7 @@
 Each is a thin package (a few hundred bytes: its `load()` reads the pipeline
 inside spacy_punct), built as a wheel here and installed by pip without the
 network."""
+
 import base64
 import hashlib
 import subprocess
@@ -77,8 +78,17 @@ def install(names: List[str], target: Optional[Path] = None) -> List[str]:
     pipelines = [package_name(name) for name in names]
     with tempfile.TemporaryDirectory() as tmp:
         wheels = [str(build_wheel(pipeline, Path(tmp))) for pipeline in pipelines]
-        command = [sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "--force-reinstall",
-                   "--disable-pip-version-check", "--quiet"]
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--no-index",
+            "--force-reinstall",
+            "--disable-pip-version-check",
+            "--quiet",
+        ]
         if target is not None:
             command += ["--target", str(target)]
         done = subprocess.run(command + wheels, capture_output=True, text=True)

@@ -4,6 +4,7 @@ folder), finding its punctuator, and its class probabilities per token.
 Every function raises an exception on bad input (never exits), so a library
 user, a worker process and the command line share them.
 """
+
 import os
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, Optional, Tuple, Union
@@ -16,12 +17,11 @@ from thinc.api import use_ops
 
 from .bundled import bundled_names, resolve_model
 from .collector import freeze_loaded_objects
+from .components.punctuator import Punctuator
 from .decode import DecisionSettings
 from .extensions import register_extensions
 from .factory_imports import named_factories_only
-from .components.punctuator import Punctuator
 from .threads import DEFAULT_THREADS, set_threads
-
 
 register_extensions()
 

@@ -7,6 +7,7 @@ read in the tasks Ray gives them, with the CPUs asked for (none): Ray Data's
 own Parquet reader first lists the files in a task that needs a whole CPU,
 which never starts while the actors hold every CPU.
 """
+
 from typing import Any, Iterator, List
 
 import pyarrow
@@ -53,7 +54,9 @@ class ParquetSource(FileBasedDatasource):
 
     _FILE_EXTENSIONS = ["parquet"]
 
-    def _open_input_source(self, filesystem: "pyarrow.fs.FileSystem", path: str, **open_args: Any) -> "pyarrow.NativeFile":
+    def _open_input_source(
+        self, filesystem: "pyarrow.fs.FileSystem", path: str, **open_args: Any
+    ) -> "pyarrow.NativeFile":
         return filesystem.open_input_file(path)  # Parquet's footer needs random access
 
     def _read_stream(self, f: "pyarrow.NativeFile", path: str) -> Iterator[pyarrow.Table]:

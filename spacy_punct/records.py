@@ -1,6 +1,7 @@
 """Records in, records out: a record of text or timed words becomes a doc, a
 punctuated doc becomes the output record (its fields kept, offsets, marks
 and timings per token) and its JSONL line."""
+
 import json
 import re
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union
@@ -11,18 +12,18 @@ from spacy.tokens import Doc
 
 from .decode import DecisionSettings
 from .extensions import register_extensions, token_values
-from .timed import RecordError, record_word_list, timed_words, words_doc
-
 from .pipelines import find_punctuator
 from .texts import punctuate_docs
+from .timed import RecordError, record_word_list, timed_words, words_doc
 
 register_extensions()
 
 Record = Mapping[str, Any]
 
 
-def punctuate_records(nlp: Language, records: Iterable[Record], *, batch_size: int = 64,
-                      settings: Optional[DecisionSettings] = None) -> Iterator[Dict[str, Any]]:
+def punctuate_records(
+    nlp: Language, records: Iterable[Record], *, batch_size: int = 64, settings: Optional[DecisionSettings] = None
+) -> Iterator[Dict[str, Any]]:
     """The output record of each input record (see `record_doc` and
     `output_record`), in order, read lazily; `settings`: decide under these
     (default: the punctuator's own)."""
@@ -32,6 +33,7 @@ def punctuate_records(nlp: Language, records: Iterable[Record], *, batch_size: i
     items = ((record_doc(nlp, record, number), record) for number, record in enumerate(records, start=1))
     done = punctuate_docs(nlp, items, batch_size=batch_size, settings=settings)
     return (output_record(doc, record) for doc, record in done)
+
 
 def record_doc(nlp: Language, record: Record, number: int = 0) -> Union[str, Doc]:
     """What the pipeline reads of an input record: the text of {"text": ...}
@@ -70,8 +72,10 @@ def _check_text_matches_words(text: str, words: List[str], where: str) -> None:
         return
     at = next((i for i, (a, b) in enumerate(zip(in_text, in_words)) if a != b), min(len(in_text), len(in_words)))
     seen = (in_text[at] if at < len(in_text) else "its end", in_words[at] if at < len(in_words) else "their end")
-    raise RecordError(f"{where}: its 'text' and its words differ at word {at + 1} ({seen[0]!r} against "
-                      f"{seen[1]!r}); the words are what is punctuated: drop the 'text', or give the same words.")
+    raise RecordError(
+        f"{where}: its 'text' and its words differ at word {at + 1} ({seen[0]!r} against "
+        f"{seen[1]!r}); the words are what is punctuated: drop the 'text', or give the same words."
+    )
 
 
 def record_line(output: Mapping[str, Any]) -> str:

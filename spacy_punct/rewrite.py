@@ -6,6 +6,7 @@ mark equals the mark already written there, the input stays as it is;
 elsewhere the slot's existing marks are removed and the decided one is
 written.
 """
+
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Union, cast
 
@@ -14,9 +15,19 @@ from spacy.attrs import ENT_IOB, LEMMA, MORPH, NORM, POS, SENT_START, TAG
 from spacy.tokens import Doc, Span
 from thinc.types import Ints2d
 
-from .languages import language_rules
-from .words import MarkSlots, TokenTable, mark_slots, token_table
-from .casing import FIRST, FIXED, PART, WHOLE, always_capitalised, capitalise, case_roles, decapitalise, function_words, is_symbol, written_in_capitals
+from .casing import (
+    FIRST,
+    FIXED,
+    PART,
+    WHOLE,
+    always_capitalised,
+    capitalise,
+    case_roles,
+    decapitalise,
+    function_words,
+    is_symbol,
+    written_in_capitals,
+)
 from .decode import Decisions, sentence_starts
 from .extensions import (
     copy_doc_extension_values,
@@ -26,6 +37,8 @@ from .extensions import (
     token_values,
 )
 from .labels import ends_sentence
+from .languages import language_rules
+from .words import MarkSlots, TokenTable, mark_slots, token_table
 
 _CARRIED_ATTRS = [TAG, POS, MORPH, LEMMA]
 _SPACED_MARKS = frozenset({"-"})  # written with a space before them
@@ -145,7 +158,8 @@ def _after_closing(slots: MarkSlots) -> Set[int]:
     before (`"hello" and`)."""
     words = slots.words
     return {
-        words[k + 1] for k in range(len(words) - 1)
+        words[k + 1]
+        for k in range(len(words) - 1)
         if slots.anchor(words[k]) != words[k] and words[k] not in slots.abbreviations
     }
 
@@ -197,7 +211,12 @@ def _read_decisions(doc: Doc) -> Decisions:
 def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
     """The rewritten Doc laid out by `plan`, with the input's annotations."""
     source_map = plan.source_map
-    new = Doc(doc.vocab, words=plan.words, spaces=plan.spaces, sent_starts=cast(List[Union[bool, int, None]], plan.sent_starts))
+    new = Doc(
+        doc.vocab,
+        words=plan.words,
+        spaces=plan.spaces,
+        sent_starts=cast(List[Union[bool, int, None]], plan.sent_starts),
+    )
     new_index = [-1] * len(doc)
     for i, source in enumerate(source_map):
         if source >= 0:
@@ -232,8 +251,11 @@ def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
     starts = {input_offsets[source]: offsets[i] for i, source in enumerate(source_map) if source >= 0}
     copy_token_extension_values(doc, new, starts, skip=("punct",))
     if any(isinstance(key, tuple) and len(key) == 4 and key[3] is not None for key in doc.user_data):
-        ends = {input_offsets[source] + len(doc[source]): offsets[i] + len(plan.words[i])
-                for i, source in enumerate(source_map) if source >= 0}
+        ends = {
+            input_offsets[source] + len(doc[source]): offsets[i] + len(plan.words[i])
+            for i, source in enumerate(source_map)
+            if source >= 0
+        }
         copy_span_extension_values(doc, new, starts, ends)
     if len(doc) and doc.to_array([ENT_IOB]).any():  # faster than has_annotation
         new.ents = _map_spans(doc.ents, new, new_index)

@@ -2,6 +2,7 @@
 from `spacy-punct evaluate`'s score dicts: one evaluation per class (the
 command's output), a pipeline's test sets (model cards), runs side by side
 (benchmarks/RESULTS.md) and the bundled pipelines (the README)."""
+
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -24,8 +25,7 @@ def class_f1(scores: Scores, label: str) -> str:
 def markdown_table(head: Sequence[str], rows: Sequence[Sequence[str]], text_columns: int = 1) -> str:
     """A markdown table whose first `text_columns` columns are text and the
     rest figures (right-aligned)."""
-    lines = ["| " + " | ".join(head) + " |",
-             "|" + "---|" * text_columns + "---:|" * (len(head) - text_columns)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * text_columns + "---:|" * (len(head) - text_columns)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
 
@@ -43,13 +43,23 @@ def score_table(scores: Scores) -> str:
     if scores.get("gold_marks"):
         parts.append("The test set's marks where the punctuator's decisions go: its punctuation scores are its own.\n")
     if scores.get("input_marks"):
-        parts.append("The input has the test set's marks, and the punctuator adds none: its punctuation scores are the input's.\n")
+        parts.append(
+            "The input has the test set's marks, and the punctuator adds none: its punctuation scores are the input's.\n"
+        )
     per_type = scores["punct_per_type"]
-    rows = [[label, percent(s["p"]), percent(s["r"]), percent(s["f"]), str(s["support"])]
-            for label, s in per_type.items()]
+    rows = [
+        [label, percent(s["p"]), percent(s["r"]), percent(s["f"]), str(s["support"])] for label, s in per_type.items()
+    ]
     support = sum(s["support"] for s in per_type.values())
-    rows.append(["**overall (micro)**", percent(scores["punct_p"]), percent(scores["punct_r"]),
-                 percent(scores["punct_f"]), str(support)])
+    rows.append(
+        [
+            "**overall (micro)**",
+            percent(scores["punct_p"]),
+            percent(scores["punct_r"]),
+            percent(scores["punct_f"]),
+            str(support),
+        ]
+    )
     parts.append(markdown_table(["label", "P", "R", "F1", "support"], rows))
     parts.append(
         f"\nmacro F1 {percent(scores['punct_macro_f'])} · SER {percent(scores['punct_ser'])} · "
@@ -57,13 +67,17 @@ def score_table(scores: Scores) -> str:
         f"{percent(scores['sents_f'])} · {scores['words']} words, {scores['words_per_second']:.0f} words/s"
     )
     if scores.get("case_f") is not None:
-        case_rows = [[label, percent(s["p"]), percent(s["r"]), percent(s["f"])]
-                     for label, s in scores["case_per_type"].items()]
-        case_rows.append(["**not lower-case**", percent(scores["case_p"]), percent(scores["case_r"]),
-                          percent(scores["case_f"])])
+        case_rows = [
+            [label, percent(s["p"]), percent(s["r"]), percent(s["f"])] for label, s in scores["case_per_type"].items()
+        ]
+        case_rows.append(
+            ["**not lower-case**", percent(scores["case_p"]), percent(scores["case_r"]), percent(scores["case_f"])]
+        )
         parts.append("\n" + markdown_table(["case", "P", "R", "F1"], case_rows))
-        parts.append(f"\nnot lower-case F1: sentence-initial {percent(scores['case_initial_f'])} · "
-                     f"other words (names, acronyms) {percent(scores['case_inner_f'])}")
+        parts.append(
+            f"\nnot lower-case F1: sentence-initial {percent(scores['case_initial_f'])} · "
+            f"other words (names, acronyms) {percent(scores['case_inner_f'])}"
+        )
     return "\n".join(parts)
 
 
@@ -94,10 +108,19 @@ class RunScores:
 def runs_table(evaluations: Sequence[RunScores]) -> str:
     """Runs side by side: micro F1 against the target, macro F1, words/s."""
     head = ["run", "test set", "micro F1", "target", "macro F1", "QUESTION", "words/s"]
-    rows = [[f"`{e.run}`", e.test_set, percent(e.scores["punct_f"]), "" if e.target is None else f"{e.target:g}",
-             percent(e.scores["punct_macro_f"]), class_f1(e.scores, "QUESTION"),
-             f"{e.scores['words_per_second']:,.0f}"]
-            for e in evaluations if not is_own_marks(e.scores)]
+    rows = [
+        [
+            f"`{e.run}`",
+            e.test_set,
+            percent(e.scores["punct_f"]),
+            "" if e.target is None else f"{e.target:g}",
+            percent(e.scores["punct_macro_f"]),
+            class_f1(e.scores, "QUESTION"),
+            f"{e.scores['words_per_second']:,.0f}",
+        ]
+        for e in evaluations
+        if not is_own_marks(e.scores)
+    ]
     return markdown_table(head, rows, text_columns=2)
 
 
@@ -124,8 +147,15 @@ def pipelines_table(rows: Sequence[BundledRow]) -> str:
     for row in rows:
         scores = row.performance.get(row.test_set, {})
         noisy = row.performance.get(f"{row.test_set}.asr-noise-0.1", {})
-        line = [f"`{row.name}`", row.use, row.test_set_label, percent(scores.get("punct_f")),
-                percent(scores.get("question_f")), percent(noisy.get("punct_f")), f"{row.size_mb:.0f} MB"]
+        line = [
+            f"`{row.name}`",
+            row.use,
+            row.test_set_label,
+            percent(scores.get("punct_f")),
+            percent(scores.get("question_f")),
+            percent(noisy.get("punct_f")),
+            f"{row.size_mb:.0f} MB",
+        ]
         speeds = [row.speeds.get(n) for n in threads]
         cells.append(line + ["" if speed is None else f"{speed:,.0f}" for speed in speeds])
     return markdown_table(head, cells, text_columns=3)

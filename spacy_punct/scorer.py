@@ -6,11 +6,11 @@ Marks are aligned by the word they follow (see `align`): the predicted Doc may
 be the input Doc annotated in place or the rewritten Doc, and may be tokenised
 differently from the reference: the scores are the same.
 """
+
 import warnings
 from typing import Any, Callable, Dict, Iterable, Sequence
 
 import numpy
-
 from spacy.scorer import PRFScore
 from spacy.training import Example
 from spacy.util import registry
@@ -42,7 +42,7 @@ def score_punctuation(
     examples = list(examples)
     problem = _input_had_the_marks(examples, label_set)
     if problem:
-        warnings.warn(problem, UnscorableWarning)
+        warnings.warn(problem, UnscorableWarning, stacklevel=2)
         return {key: None for key in _KEYS}
     for example in examples:
         gold_text, gold_classes = doc_classes(example.reference, label_set)
@@ -58,6 +58,7 @@ def score_punctuation(
                 "The predicted and reference words differ, so their punctuation cannot be compared: "
                 f"{pred_text[:60]!r} vs {gold_text[:60]!r}; the example is left out of the scores.",
                 UnscorableWarning,
+                stacklevel=2,
             )
             continue
         n_examples += 1
@@ -181,7 +182,7 @@ def score_case(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
     examples = list(examples)
     problem = _input_had_the_case(examples)
     if problem:
-        warnings.warn(problem, UnscorableWarning)
+        warnings.warn(problem, UnscorableWarning, stacklevel=2)
         return {key: None for key in _CASE_KEYS}
     for example in examples:
         gold = cased_word_texts(example.reference)
@@ -210,9 +211,13 @@ def score_case(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
                     score.fp += 1
     if not n_docs:
         if examples:
-            warnings.warn("No case scores: the references have no capitals (a gold form that spacy-punct strip "
-                          "lower-cased before it kept the case in token._.gold_case: write it again with "
-                          "spacy-punct strip DATA GOLD).", UnscorableWarning)
+            warnings.warn(
+                "No case scores: the references have no capitals (a gold form that spacy-punct strip "
+                "lower-cased before it kept the case in token._.gold_case: write it again with "
+                "spacy-punct strip DATA GOLD).",
+                UnscorableWarning,
+                stacklevel=2,
+            )
         return {key: None for key in _CASE_KEYS}
     return {
         "case_p": scores["all"].precision,

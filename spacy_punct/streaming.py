@@ -8,6 +8,7 @@ the pending words may be committed (Minixhofer 2021: a fixed lookahead, or
 entropy-threshold decoding). The marks, sentence starts and case of committed
 words come from the same decoding and rewrite as offline punctuation.
 """
+
 from dataclasses import dataclass
 from typing import Any, List, Optional, Protocol, Sequence
 
@@ -17,9 +18,9 @@ from spacy.tokens import Doc
 from spacy.util import registry
 
 from .decode import Decisions, DecisionSettings, decode, sentence_starts
-from .pipelines import find_punctuator, predict_probs
 from .labels import ends_sentence
 from .languages import language_rules
+from .pipelines import find_punctuator, predict_probs
 from .rewrite import plan_rewrite
 from .timed import TimedWord, split_word, timed_word, words_doc
 
@@ -80,7 +81,9 @@ def create_fixed_lookahead(lookahead: int = 4) -> FixedLookahead:
 
 
 @registry.misc("spacy_punct.entropy_lookahead.v1")
-def create_entropy_lookahead(threshold: float = 0.1, max_lookahead: int = 8, min_lookahead: int = 1) -> EntropyLookahead:
+def create_entropy_lookahead(
+    threshold: float = 0.1, max_lookahead: int = 8, min_lookahead: int = 1
+) -> EntropyLookahead:
     return EntropyLookahead(threshold, max_lookahead, min_lookahead)
 
 
@@ -126,8 +129,14 @@ class Streamer:
     once), so memory and time per word stay bounded over any stream. A word that fails its checks raises a
     `RecordError` and leaves the stream as it was."""
 
-    def __init__(self, nlp: Language, policy: Optional[LookaheadPolicy] = None, *, left_context: int = 50,
-                 settings: Optional[DecisionSettings] = None) -> None:
+    def __init__(
+        self,
+        nlp: Language,
+        policy: Optional[LookaheadPolicy] = None,
+        *,
+        left_context: int = 50,
+        settings: Optional[DecisionSettings] = None,
+    ) -> None:
         if left_context < 1:
             raise ValueError(f"left_context must be >= 1 (the sentence state lives there), not {left_context}.")
         self.nlp = nlp
@@ -201,8 +210,20 @@ class Streamer:
         if last.marks:
             last.marks[-1] = mark
         text = language_rules(self.nlp.lang or "").written_marks.get(mark, mark)  # `।` for Bangla's full stop
-        return [CommittedWord(index=last.index, word="", text=text, mark=mark, sentence_start=False,
-                              sentence_end=True, lookahead=0, start=last.word.end, end=last.word.end, closes=True)]
+        return [
+            CommittedWord(
+                index=last.index,
+                word="",
+                text=text,
+                mark=mark,
+                sentence_start=False,
+                sentence_end=True,
+                lookahead=0,
+                start=last.word.end,
+                end=last.word.end,
+                closes=True,
+            )
+        ]
 
     def _commit(self, final: bool, close: bool = True) -> List[CommittedWord]:
         window = self._left + self._pending
@@ -277,8 +298,14 @@ def _word_texts(words: List[str], spaces: List[bool], source_map: List[int], fir
     return [text.rstrip(" ") for text in texts]
 
 
-def stream_punctuate(nlp: Language, words, policy: Optional[LookaheadPolicy] = None, *, left_context: int = 50,
-                     settings: Optional[DecisionSettings] = None):
+def stream_punctuate(
+    nlp: Language,
+    words,
+    policy: Optional[LookaheadPolicy] = None,
+    *,
+    left_context: int = 50,
+    settings: Optional[DecisionSettings] = None,
+):
     """Punctuate an iterable of words (see `Streamer.push`), yielding each
     committed word as soon as it is decided, and the rest at the end."""
     streamer = Streamer(nlp, policy, left_context=left_context, settings=settings)

@@ -5,6 +5,7 @@ document rendered by an output writer as soon as it (or, for plain text, each
 piece of a long line) is done, so that memory stays bounded on inputs of any
 size. `streamed_output`: a recogniser's lines of words pushed through a
 `Streamer`, the committed words rendered as soon as they are decided."""
+
 from typing import Any, Deque, Iterator, List, Optional, Tuple, cast
 
 from spacy.language import Language
@@ -65,7 +66,10 @@ def punctuated_output(
             yield doc, writer.document(doc, record, number=number)
     else:
         for doc, record, _, last in punctuate_parts(nlp, items, batch_size=batch_size, settings=settings):
-            yield doc, restore_line_ends(writer.document(doc, record, last=last), cast(Deque[str], reader.line_ends))  # kept: lines are read with their ends
+            yield (
+                doc,
+                restore_line_ends(writer.document(doc, record, last=last), cast(Deque[str], reader.line_ends)),
+            )  # kept: lines are read with their ends
 
 
 def streamed_output(streamer: Streamer, reader: TextReader, writer: OutputWriter, read_ahead: int = 0) -> Iterator[str]:
@@ -88,7 +92,9 @@ def streamed_output(streamer: Streamer, reader: TextReader, writer: OutputWriter
                 for entry in entries:
                     if writer.timed and (isinstance(entry, str) or entry.get("start") is None):
                         word = entry if isinstance(entry, str) else entry.get("word", entry.get("text"))
-                        raise RecordError(f"line {number}: the word {word!r} has no timings; captions need word timings.")
+                        raise RecordError(
+                            f"line {number}: the word {word!r} has no timings; captions need word timings."
+                        )
             except RecordError as e:
                 error = f"{reader.name}, {e}"
                 break

@@ -3,6 +3,7 @@ UTF-16 with a byte-order mark, or an encoding the caller names (`latin-1`,
 `cp1252`...); gzip-compressed text; binary input refused; undecodable bytes
 replaced by U+FFFD and counted; CRLF and lone CR line ends, which output can
 keep (`TextReader.line_ends`, `restore_line_ends`)."""
+
 import codecs
 import gzip
 import io
@@ -35,8 +36,9 @@ class TextReader:
     short or damaged) ends the lines where it broke, with the problem in
     `error`: the lines before it are read."""
 
-    def __init__(self, stream: BinaryIO, name: str, encoding: Optional[str] = None,
-                 keep_line_ends: bool = False) -> None:
+    def __init__(
+        self, stream: BinaryIO, name: str, encoding: Optional[str] = None, keep_line_ends: bool = False
+    ) -> None:
         buffered = stream if hasattr(stream, "peek") else io.BufferedReader(stream)  # type: ignore[arg-type,type-var]
         head = buffered.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
         if head.startswith(_GZIP):
@@ -67,13 +69,15 @@ class TextReader:
                 return
             number += 1
             if len(line.rstrip("\r\n")) > MAX_LINE_CHARS:
-                self.error = (f"{self.name}, line {number} is longer than {MAX_LINE_CHARS:,} characters "
-                              "(textio.MAX_LINE_CHARS): split it into lines")
+                self.error = (
+                    f"{self.name}, line {number} is longer than {MAX_LINE_CHARS:,} characters "
+                    "(textio.MAX_LINE_CHARS): split it into lines"
+                )
                 return
             self.replaced += line.count("\ufffd")
             text = line.rstrip("\r\n")
             if self.line_ends is not None:
-                self.line_ends.append(line[len(text):])
+                self.line_ends.append(line[len(text) :])
             yield text
 
     def read(self) -> str:

@@ -1,5 +1,6 @@
 """Punctuating texts: lazily, in batches, texts of any length in pieces with
 context across the seams, the output the same whatever the batch."""
+
 import warnings
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
@@ -10,7 +11,6 @@ from .decode import DecisionSettings
 from .extensions import register_extensions
 from .pipelines import find_punctuator, settings_cfg
 from .rewrite import rewrite_doc
-
 
 register_extensions()
 
@@ -28,22 +28,26 @@ PIECE_TOKENS = 5_000
 CONTEXT_TOKENS = 200
 
 
-def punctuate(nlp: Language, texts: Iterable[str], *, batch_size: int = 64,
-              settings: Optional[DecisionSettings] = None) -> Iterator[Doc]:
+def punctuate(
+    nlp: Language, texts: Iterable[str], *, batch_size: int = 64, settings: Optional[DecisionSettings] = None
+) -> Iterator[Doc]:
     """The punctuated doc of each text, in order. Texts are read lazily and
     processed `batch_size` at a time, so memory stays bounded on any stream;
     texts of any length are punctuated (see `punctuate_pieces`). `settings`:
     decide under these (default: the punctuator's own)."""
     if isinstance(texts, (str, Doc)):
         # a string is an iterable too: of one-character texts
-        raise TypeError("punctuate takes an iterable of texts, such as a list or a file; for one text, "
-                        "give [text].")
+        raise TypeError("punctuate takes an iterable of texts, such as a list or a file; for one text, give [text].")
     find_punctuator(nlp)  # here, not at the first result: a wrong pipeline fails at the call
     items = ((text, None) for text in texts)
     return (doc for doc, _ in punctuate_docs(nlp, items, batch_size=batch_size, settings=settings))
 
+
 def punctuate_docs(
-    nlp: Language, items: Iterable[Tuple[Union[str, Doc], Any]], *, batch_size: int = 64,
+    nlp: Language,
+    items: Iterable[Tuple[Union[str, Doc], Any]],
+    *,
+    batch_size: int = 64,
     settings: Optional[DecisionSettings] = None,
 ) -> Iterator[Tuple[Doc, Any]]:
     """Run the pipeline over (text or doc, context) pairs; yield (punctuated
@@ -60,7 +64,10 @@ def punctuate_docs(
 
 
 def punctuate_parts(
-    nlp: Language, items: Iterable[Tuple[Union[str, Doc], Any]], *, batch_size: int = 64,
+    nlp: Language,
+    items: Iterable[Tuple[Union[str, Doc], Any]],
+    *,
+    batch_size: int = 64,
     settings: Optional[DecisionSettings] = None,
 ) -> Iterator[Tuple[Doc, Any, Union[str, Doc], bool]]:
     """Like `punctuate_docs`, but a long text comes as the punctuated docs of
@@ -120,14 +127,19 @@ def _not_a_text(item: Any, number: int) -> str:
     return f"text {number} is {type(item).__name__}, not a string{hint}: punctuate takes texts (str)."
 
 
-def _run(nlp: Language, batch: List[Tuple[Doc, Any]], batch_size: int,
-         cfg: Dict[str, Dict[str, Any]]) -> Iterator[Tuple[Doc, Any, Any, bool]]:
+def _run(
+    nlp: Language, batch: List[Tuple[Doc, Any]], batch_size: int, cfg: Dict[str, Dict[str, Any]]
+) -> Iterator[Tuple[Doc, Any, Any, bool]]:
     for doc, (context, item) in nlp.pipe(batch, as_tuples=True, batch_size=batch_size, component_cfg=cfg):
         yield (doc if doc._.source_map is not None else rewrite_doc(doc)), context, item, True
 
 
 def punctuate_pieces(
-    nlp: Language, text: str, *, piece_tokens: Optional[int] = None, context_tokens: Optional[int] = None,
+    nlp: Language,
+    text: str,
+    *,
+    piece_tokens: Optional[int] = None,
+    context_tokens: Optional[int] = None,
     settings: Optional[DecisionSettings] = None,
 ) -> Iterator[Doc]:
     """Punctuate a text of any length in pieces of about `piece_tokens` tokens
@@ -186,8 +198,15 @@ def _piece_end(window: List[Tuple[str, str]], target: int) -> Optional[int]:
     return None
 
 
-def _piece(nlp: Language, window: List[Tuple[str, str]], start: int, end: int, context: int, last: bool,
-           cfg: Dict[str, Dict[str, Any]]) -> Doc:
+def _piece(
+    nlp: Language,
+    window: List[Tuple[str, str]],
+    start: int,
+    end: int,
+    context: int,
+    last: bool,
+    cfg: Dict[str, Dict[str, Any]],
+) -> Doc:
     """Punctuate window[start:end] with up to `context` tokens on each side;
     `last`: the piece ends the text."""
     left = max(0, start - context)

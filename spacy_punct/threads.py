@@ -15,6 +15,7 @@ forked after it ran prints a warning of four lines to stderr and turns it
 off. The pool gains nothing on windows of a hundred pieces, so it is off
 unless the environment says otherwise (`TOKENIZERS_PARALLELISM`).
 """
+
 import os
 from typing import Optional
 

@@ -2,6 +2,7 @@
 `{"words": [{"word", "start", "end"}]}`, Whisper-style word lists and
 `segments[*].words`, and Vosk's `result` list (`{"word", "start", "end",
 "conf"}`). One place checks them, and one place puts their timings on tokens."""
+
 import json
 from dataclasses import dataclass
 from typing import Any, List, Mapping, Optional, Sequence

@@ -1,5 +1,6 @@
 """Decision settings tuned on dev data: per-class thresholds and Cai & Wang's
 margins (2019), chosen for the best micro F1."""
+
 from typing import Dict, Iterable, List, Sequence, Tuple
 
 import numpy
@@ -8,8 +9,8 @@ from spacy.training import Example
 
 from .align import gold_classes
 from .decode import decide
-from .pipelines import find_punctuator, predict_probs
 from .labels import LabelSet
+from .pipelines import find_punctuator, predict_probs
 
 THRESHOLD_GRID = tuple(round(x, 2) for x in numpy.arange(0.1, 0.91, 0.05))
 MARGIN_GRID = tuple(round(x, 2) for x in numpy.arange(0.0, 0.91, 0.05))

@@ -1,6 +1,7 @@
 """Predictions per token on the transformer path: the window and stride of the
 transformer's span getter. With stride < window, every token is read in about
 window / stride windows and its vectors are averaged over them."""
+
 from typing import List
 
 from spacy.language import Language
@@ -9,11 +10,7 @@ from spacy.util import registry
 
 def transformer_names(nlp: Language) -> List[str]:
     """The components whose model reads the doc through a span getter (spacy-transformers)."""
-    return [
-        name
-        for name, pipe in nlp.pipeline
-        if "get_spans" in getattr(getattr(pipe, "model", None), "attrs", {})
-    ]
+    return [name for name, pipe in nlp.pipeline if "get_spans" in getattr(getattr(pipe, "model", None), "attrs", {})]
 
 
 STRIDED_SPANS = "spacy-transformers.strided_spans.v1"
@@ -45,8 +42,7 @@ def set_windows(nlp: Language, window: int, stride: int) -> List[str]:
     names = transformer_names(nlp)
     if not names:
         raise ValueError(
-            "The pipeline has no transformer, so it has no windows to set: "
-            "tok2vec models read the whole doc."
+            "The pipeline has no transformer, so it has no windows to set: tok2vec models read the whole doc."
         )
     settings = {}
     for name in names:

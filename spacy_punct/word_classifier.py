@@ -4,6 +4,7 @@ examples, the weighted cross-entropy of their losses with a teacher's
 probabilities mixed into the targets, the check that the encoder they
 listen to ran, and a component's learning rate as a multiple of the
 optimizer's (`ScaledOptimizer`)."""
+
 from itertools import islice
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, cast
 

@@ -2,6 +2,7 @@
 each with the mark written after it, and back (the gold doc of an example,
 a bare doc for a model); DocBins read from files and folders. The training
 reader, the converters, the components and distillation share it."""
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union
@@ -11,7 +12,6 @@ from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 from spacy.vocab import Vocab
 
-from .words import marks_after, token_table
 from .extensions import (
     register_extensions,
     set_token_extension_values,
@@ -20,6 +20,7 @@ from .extensions import (
     token_values,
 )
 from .labels import stronger
+from .words import marks_after, token_table
 
 register_extensions()
 
@@ -46,8 +47,9 @@ def read_docbins(path: Union[str, Path], vocab: Vocab, limit: int = 0) -> Iterat
             yield doc
 
 
-def write_docbin_parts(docs: Iterable[Doc], folder: Union[str, Path], *, tokens_per_file: int = 500_000,
-                       prefix: str = "part") -> List[Path]:
+def write_docbin_parts(
+    docs: Iterable[Doc], folder: Union[str, Path], *, tokens_per_file: int = 500_000, prefix: str = "part"
+) -> List[Path]:
     """Write docs to numbered .spacy files in `folder`, a new file once one
     holds `tokens_per_file` tokens, so that no more than one file's docs are
     in memory whatever the number of docs (a doc longer than that is a file
@@ -134,8 +136,12 @@ def strip_docs(docs: Iterable[Doc], lowercase: bool = True) -> Iterator[Doc]:
             glued = not record.space
         gold = gold_doc(doc.vocab, joined)
         if lowercase:  # the case a truecaser is scored against (`spacy evaluate`)
-            set_token_values(gold, "gold_case", _column(gold, IDX),
-                             [text if text != record.text else None for text, record in zip(cased, joined)])
+            set_token_values(
+                gold,
+                "gold_case",
+                _column(gold, IDX),
+                [text if text != record.text else None for text, record in zip(cased, joined)],
+            )
         yield gold
 
 

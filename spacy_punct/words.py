@@ -7,6 +7,7 @@ a doc's words and marks reads them through this module: the decoder, the
 rewrite, the alignment of predicted and reference words (`align.py`), the
 records and the converters' statistics.
 """
+
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -21,7 +22,6 @@ from spacy.util import get_lang_class
 from .extensions import token_values
 from .labels import EMPTY, LABEL_MARKS, ends_sentence, is_mark, is_replaceable, stronger, written_label
 from .languages import language_rules
-
 
 _DOTTED = re.compile(r"^(\w\.)+\w$")  # u.s, e.g, p.m
 # closing brackets and quotes: written straight after a word, a mark goes after them
@@ -144,7 +144,6 @@ def is_natural_text(doc: Doc) -> bool:
     return is_natural_table(table, token_values(doc, "punct", table.idx))
 
 
-
 class MarkSlots:
     """Where marks can follow words in a doc: after the last word before
     whitespace or the end of the text (not `start` in `start-up`, not `do` in
@@ -159,7 +158,9 @@ class MarkSlots:
         self.existing: Dict[int, str] = {}  # word -> canonical mark of its replaceable punctuation
         self.written: Dict[int, List[int]] = {}  # word -> those punctuation tokens
         self.abbreviations: Set[int] = set()  # words that end in an abbreviation period (`dr.`)
-        self.standing: Set[int] = set()  # words followed by a dash or a run of marks standing alone (`why !! london`): kept
+        self.standing: Set[int] = (
+            set()
+        )  # words followed by a dash or a run of marks standing alone (`why !! london`): kept
 
     def __len__(self) -> int:
         return len(self.words)

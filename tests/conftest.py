@@ -71,17 +71,15 @@ def _tiny_bert(path: Path) -> Path:
 
     normalizer = normalizers.BertNormalizer(lowercase=True)
     pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    words = {
-        word
-        for text in TEXTS
-        for word, _ in pre_tokenizer.pre_tokenize_str(normalizer.normalize_str(text))
-    }
+    words = {word for text in TEXTS for word, _ in pre_tokenizer.pre_tokenize_str(normalizer.normalize_str(text))}
     chars = sorted({char for word in words for char in word})
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     vocab = specials + sorted(words | set(chars)) + ["##" + char for char in chars]
     path.mkdir(parents=True, exist_ok=True)
     (path / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf8")
-    BertTokenizerFast(vocab_file=str(path / "vocab.txt"), do_lower_case=True, model_max_length=128).save_pretrained(path)
+    BertTokenizerFast(vocab_file=str(path / "vocab.txt"), do_lower_case=True, model_max_length=128).save_pretrained(
+        path
+    )
     config = BertConfig(
         vocab_size=len(vocab),
         hidden_size=32,

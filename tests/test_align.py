@@ -35,5 +35,7 @@ def test_a_natural_punctuated_reference_gives_its_marks(nlp):
     from spacy_punct.labels import LabelSet
 
     labels = LabelSet(["EMPTY", "COMMA", "PERIOD", "QUESTION"])
-    example = Example(nlp.make_doc("so how was the trip it was long"), nlp.make_doc("So, how was the trip? It was long."))
+    example = Example(
+        nlp.make_doc("so how was the trip it was long"), nlp.make_doc("So, how was the trip? It was long.")
+    )
     assert gold_classes(example, labels) == [1, 0, 0, 0, 3, 0, 0, 2]

@@ -1,5 +1,6 @@
 """scripts/average_pipelines.py: every weight of the averaged pipeline, the
 head's and the transformer's, is the mean of the pipelines' weights."""
+
 import sys
 from pathlib import Path
 
@@ -41,7 +42,9 @@ def _weights(nlp):
             values += [node.get_param(p).copy() for p in node.param_names if node.has_param(p)]
             for shim in node.shims:
                 if hasattr(getattr(shim, "_model", None), "state_dict"):
-                    values += [v.detach().numpy().copy() for v in shim._model.state_dict().values() if v.is_floating_point()]
+                    values += [
+                        v.detach().numpy().copy() for v in shim._model.state_dict().values() if v.is_floating_point()
+                    ]
     return values
 
 
@@ -75,8 +78,9 @@ def test_the_command_writes_a_new_folder_and_never_overwrites(two_runs, tmp_path
 
 
 def test_a_path_that_is_no_pipeline_is_a_one_line_error(two_runs, tmp_path, monkeypatch):
-    monkeypatch.setattr(sys, "argv", ["average_pipelines.py", str(tmp_path / "soup"), str(two_runs[0]),
-                                      str(tmp_path / "missing")])
+    monkeypatch.setattr(
+        sys, "argv", ["average_pipelines.py", str(tmp_path / "soup"), str(two_runs[0]), str(tmp_path / "missing")]
+    )
     with pytest.raises(SystemExit, match=f"^Error: {tmp_path / 'missing'} is not a pipeline folder"):
         average_pipelines.main()
     assert not (tmp_path / "soup").exists()

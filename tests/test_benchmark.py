@@ -1,4 +1,5 @@
 """Words per second side by side: the lines timed and the rounds."""
+
 import gzip
 
 import pytest

@@ -43,9 +43,14 @@ def test_the_pipelines_ship_with_the_package(name):
     assert size < SIZE_LIMITS[name]
 
 
-@pytest.mark.parametrize("name,encoder", [("en_punct_trf", "sentence-transformers/all-MiniLM-L6-v2"),
-                                          ("hu_punct_trf", "intfloat/multilingual-e5-small"),
-                                          ("bn_punct_trf", "intfloat/multilingual-e5-small")])
+@pytest.mark.parametrize(
+    "name,encoder",
+    [
+        ("en_punct_trf", "sentence-transformers/all-MiniLM-L6-v2"),
+        ("hu_punct_trf", "intfloat/multilingual-e5-small"),
+        ("bn_punct_trf", "intfloat/multilingual-e5-small"),
+    ],
+)
 def test_the_transformer_pipelines_name_their_encoder_by_its_hub_name(name, encoder):
     from spacy.util import load_config
 
@@ -61,10 +66,13 @@ def test_the_language_code_names_the_most_accurate_pipeline(lang):
     assert default_pipeline("xx") is None
 
 
-@pytest.mark.parametrize("lang,text,expected", [
-    ("hu", "szia hogy vagy jól vagyok köszönöm", ["szia", "hogy", "vagy", "jól", "vagyok", "köszönöm"]),
-    ("bn", "আমি ভাত খাই তুমি কোথায় যাও", ["আমি", "ভাত", "খাই", "তুমি", "কোথায়", "যাও"]),
-])
+@pytest.mark.parametrize(
+    "lang,text,expected",
+    [
+        ("hu", "szia hogy vagy jól vagyok köszönöm", ["szia", "hogy", "vagy", "jól", "vagyok", "köszönöm"]),
+        ("bn", "আমি ভাত খাই তুমি কোথায় যাও", ["আমি", "ভাত", "খাই", "তুমি", "কোথায়", "যাও"]),
+    ],
+)
 def test_hungarian_and_bangla_punctuate_by_their_code_and_keep_every_word(lang, text, expected):
     doc = next(punctuate(load_pipeline(lang), [text]))
     assert [t.text.lower() for t in doc if not t.is_punct] == expected
@@ -143,8 +151,12 @@ def test_whitespace_between_words_changes_no_mark_or_case(english):
 
 
 def test_a_transcript_in_lines_read_whole(tmp_path):
-    lines = ["so how was the trip", "it was long but we saw the coast", "where did you stay",
-             "in a small hotel near the harbour"]
+    lines = [
+        "so how was the trip",
+        "it was long but we saw the coast",
+        "where did you stay",
+        "in a small hotel near the harbour",
+    ]
     path = tmp_path / "transcript.txt"
     path.write_text("\n".join(lines) + "\n", encoding="utf8")
     whole = CliRunner().invoke(app, ["punctuate", "en", str(path), "--whole"])
@@ -200,8 +212,12 @@ def test_a_bundled_pipeline_is_scored_on_the_test_sets_its_language_lists(tmp_pa
         (tmp_path / "en" / "eval" / f"{name}.spacy").touch()
     commands = bundle_model.evaluate_commands("en_punct_sm", Path("m"), 1, corpus=tmp_path)
     sets = [(Path(command[3]).name, command[8:]) for command in commands]
-    assert sets == [("test2011.spacy", []), ("test2011.spacy", ["--asr-noise", "0.1"]), ("gum_dev.spacy", []),
-                    ("gum_dev.spacy", ["--spoken-numbers"])]
+    assert sets == [
+        ("test2011.spacy", []),
+        ("test2011.spacy", ["--asr-noise", "0.1"]),
+        ("gum_dev.spacy", []),
+        ("gum_dev.spacy", ["--spoken-numbers"]),
+    ]
     assert bundle_model.evaluate_commands("xx_punct_trf", Path("m"), 1, corpus=tmp_path) == []
     # a candidate bundle in a folder of its own is scored as its name's language
     candidate = bundle_model.evaluate_commands(str(tmp_path / "cand" / "en_punct_trf"), Path("m"), 1, corpus=tmp_path)
@@ -224,4 +240,6 @@ def test_a_bundle_is_filed_under_its_folder_s_name(trained, tmp_path):
     bundle_model.bundle_pipeline(tmp_path / "run", tmp_path / "en_punct_x", int8=False, keep_float=[], stride=0)
     assert json.loads((tmp_path / "en_punct_x" / "meta.json").read_text())["name"] == "punct_x"
     bundle_model.bundle_pipeline(tmp_path / "run", tmp_path / "new" / "candidate", int8=False, keep_float=[], stride=0)
-    assert json.loads((tmp_path / "new" / "candidate" / "meta.json").read_text())["name"] == "some_run"  # its folder made
+    assert (
+        json.loads((tmp_path / "new" / "candidate" / "meta.json").read_text())["name"] == "some_run"
+    )  # its folder made

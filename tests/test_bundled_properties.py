@@ -1,5 +1,6 @@
 """Properties of the bundled pipelines over generated lines: a line's output
 is the same alone and beside any other lines, in any batch size."""
+
 import random
 import threading
 
@@ -17,8 +18,10 @@ def _lines(n: int, seed: int):
     vocabulary = WORDS + ["said", "meeting", "we", "in", "paris", "the"] * 3
     lines = []
     for _ in range(n):
-        words = [rng.choice(TRICKY + SYMBOLS) if rng.random() < 0.15 else rng.choice(vocabulary)
-                 for _ in range(rng.randint(1, 40))]
+        words = [
+            rng.choice(TRICKY + SYMBOLS) if rng.random() < 0.15 else rng.choice(vocabulary)
+            for _ in range(rng.randint(1, 40))
+        ]
         lines.append(" ".join(words))
     return lines
 

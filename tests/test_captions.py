@@ -8,8 +8,10 @@ from spacy_punct.timed import RecordError
 
 
 def _words(n, sentence_every=0):
-    return [CaptionWord(f"w{i}", i * 0.5, i * 0.5 + 0.4, bool(sentence_every) and (i + 1) % sentence_every == 0)
-            for i in range(n)]
+    return [
+        CaptionWord(f"w{i}", i * 0.5, i * 0.5 + 0.4, bool(sentence_every) and (i + 1) % sentence_every == 0)
+        for i in range(n)
+    ]
 
 
 def test_cues_end_at_sentences_and_limits():
@@ -17,7 +19,9 @@ def test_cues_end_at_sentences_and_limits():
     assert [c.text for c in found] == ["w0 w1 w2", "w3 w4 w5", "w6 w7 w8", "w9"]
     assert [c.index for c in found] == [1, 2, 3, 4]
     long = list(cues(_words(30), max_chars=20, max_seconds=100))
-    assert all(len(c.text) <= 20 for c in long) and " ".join(c.text for c in long) == " ".join(f"w{i}" for i in range(30))
+    assert all(len(c.text) <= 20 for c in long) and " ".join(c.text for c in long) == " ".join(
+        f"w{i}" for i in range(30)
+    )
     timed = list(cues(_words(30), max_chars=1000, max_seconds=2.0))
     assert all(c.end - c.start <= 2.0 for c in timed)
 
@@ -33,7 +37,9 @@ def test_caption_files_parse():
         for number, block in enumerate(blocks, start=1):
             index, times, line = block.split("\n")
             assert int(index) == number
-            match = re.fullmatch(rf"(\d\d):(\d\d):(\d\d){re.escape(sep)}(\d\d\d) --> (\d\d):(\d\d):(\d\d){re.escape(sep)}(\d\d\d)", times)
+            match = re.fullmatch(
+                rf"(\d\d):(\d\d):(\d\d){re.escape(sep)}(\d\d\d) --> (\d\d):(\d\d):(\d\d){re.escape(sep)}(\d\d\d)", times
+            )
             assert match, times
             h1, m1, s1, ms1, h2, m2, s2, ms2 = map(int, match.groups())
             start, end = h1 * 3600 + m1 * 60 + s1 + ms1 / 1000, h2 * 3600 + m2 * 60 + s2 + ms2 / 1000
@@ -54,8 +60,11 @@ def test_doc_caption_words_keep_marks_with_their_words():
         token._.start_time, token._.end_time = times
     doc[3].is_sent_start = True
     words = doc_caption_words(doc)
-    assert words == [CaptionWord("hello", 0.0, 0.4, False), CaptionWord("world.", 0.5, 0.9, True),
-                     CaptionWord("bye", 1.0, 1.2, True)]
+    assert words == [
+        CaptionWord("hello", 0.0, 0.4, False),
+        CaptionWord("world.", 0.5, 0.9, True),
+        CaptionWord("bye", 1.0, 1.2, True),
+    ]
     with pytest.raises(RecordError, match=r"record 2: word 1 \('no'\) has no timings"):
         doc_caption_words(nlp.make_doc("no timings"), "record 2")
 

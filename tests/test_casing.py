@@ -14,8 +14,16 @@ def test_decapitalise():
 
 
 def test_uncasable_tokens():
-    for text in ("www.example.com", "https://x.org/a", "me@example.com", "c:/users", "doc.txt", "example.com",
-                 "getValue", "snake_case"):
+    for text in (
+        "www.example.com",
+        "https://x.org/a",
+        "me@example.com",
+        "c:/users",
+        "doc.txt",
+        "example.com",
+        "getValue",
+        "snake_case",
+    ):
         assert is_uncasable(text), text
     for text in ("hello", "paris", "u.s", "e.g.", "3.5", "o'brien", "jean"):
         assert not is_uncasable(text), text

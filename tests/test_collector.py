@@ -1,4 +1,5 @@
 """The garbage collector in processes that load their pipelines once."""
+
 import gc
 
 from typer.testing import CliRunner

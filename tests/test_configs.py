@@ -1,4 +1,5 @@
 """The recipes in configs/ are written from their base configs by scripts/configs.py."""
+
 import subprocess
 import sys
 from pathlib import Path

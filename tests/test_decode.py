@@ -1,10 +1,11 @@
 import numpy
-import spacy
 import pytest
+import spacy
 
-from spacy_punct.words import token_table
-from spacy_punct.decode import DecisionSettings as S, check_settings, decide, decode, sentence_starts
+from spacy_punct.decode import DecisionSettings as S
+from spacy_punct.decode import check_settings, decide, decode, sentence_starts
 from spacy_punct.labels import LabelSet
+from spacy_punct.words import token_table
 
 LABELS = LabelSet(["EMPTY", "COMMA", "PERIOD", "QUESTION"])
 
@@ -188,8 +189,9 @@ def test_an_open_end_is_not_closed(nlp):
 
 def test_settings_replace_only_what_is_given():
     settings = S(thresholds={"COMMA": 0.4}, keep_existing=True)
-    assert settings.replace(keep_existing=None, add_marks=False) == S(thresholds={"COMMA": 0.4}, keep_existing=True,
-                                                                      add_marks=False)
+    assert settings.replace(keep_existing=None, add_marks=False) == S(
+        thresholds={"COMMA": 0.4}, keep_existing=True, add_marks=False
+    )
     with pytest.raises(ValueError, match="--threshold COMMA=1.5"):
         check_settings(LABELS, {"COMMA": 1.5}, None, ("--threshold", "--margin"))
 
@@ -205,8 +207,13 @@ def _tag_probs(doc, period_after, question_after):
 
 @pytest.mark.parametrize(
     "text,before",
-    [("it's cold in here isn't it", "here"), ("we can go now can't we", "now"), ("you told her didn't you", "her"),
-     ("it’s cold isn’t it", "cold"), ("we'll be fine won't we", "fine")],
+    [
+        ("it's cold in here isn't it", "here"),
+        ("we can go now can't we", "now"),
+        ("you told her didn't you", "her"),
+        ("it’s cold isn’t it", "cold"),
+        ("we'll be fine won't we", "fine"),
+    ],
 )
 def test_a_question_tag_joins_the_sentence_before(nlp, text, before):
     doc = nlp(text)
@@ -218,8 +225,11 @@ def test_a_question_tag_joins_the_sentence_before(nlp, text, before):
 
 def test_what_is_not_a_question_tag_stays(nlp):
     # more words after the tag, a positive verb, a question before, a pronoun that is not a subject
-    for text, before in [("it was cold isn't it warm", "cold"), ("it was cold is it", "cold"),
-                         ("it was cold isn't them", "cold")]:
+    for text, before in [
+        ("it was cold isn't it warm", "cold"),
+        ("it was cold is it", "cold"),
+        ("it was cold isn't them", "cold"),
+    ]:
         doc = nlp(text)
         i = [t.text for t in doc].index(before)
         assert decode(doc, _tag_probs(doc, i, len(doc) - 1), LABELS).marks[i] == "."

@@ -1,6 +1,7 @@
 """scripts/distilbert_encoder.py: a DistilBERT stored as an int8 QDQ graph
 becomes a Hugging Face folder with the same weights (tested on a tiny graph
 built here, no ONNX file and no download)."""
+
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -14,6 +15,7 @@ try:
     import distilbert_encoder
 finally:
     sys.path.pop(0)
+
 
 def _qdq_graph(model):
     """The initializers and nodes of an int8 QDQ export of a DistilBertModel
@@ -32,15 +34,25 @@ def _qdq_graph(model):
         quantized = (numpy.round(stored / scale) + zero).clip(-128, 127).astype(numpy.int8)
         key = f"onnx::MatMul_{len(nodes)}" if matmul else f"distilbert.{name}"
         inits.update({f"{key}_quantized": quantized, f"{key}_scale": scale, f"{key}_zero_point": zero})
-        nodes.append(SimpleNamespace(op_type="DequantizeLinear", input=[f"{key}_quantized", f"{key}_scale", f"{key}_zero_point"],
-                                     output=[f"{key}_DequantizeLinear_Output"]))
+        nodes.append(
+            SimpleNamespace(
+                op_type="DequantizeLinear",
+                input=[f"{key}_quantized", f"{key}_scale", f"{key}_zero_point"],
+                output=[f"{key}_DequantizeLinear_Output"],
+            )
+        )
         dequantized = (quantized.astype(numpy.float32) - zero) * scale
         expected[f"distilbert.{name}"] = dequantized.T if matmul else dequantized
         if matmul:
             parts = name.split(".")  # transformer.layer.<i>.<attention.q_lin>.weight
             layer, path = parts[2], "/".join(parts[3:-1])
-            nodes.append(SimpleNamespace(op_type="MatMul", input=["x", f"{key}_DequantizeLinear_Output"],
-                                         output=[f"/distilbert/transformer/layer.{layer}/{path}/MatMul_output_0"]))
+            nodes.append(
+                SimpleNamespace(
+                    op_type="MatMul",
+                    input=["x", f"{key}_DequantizeLinear_Output"],
+                    output=[f"/distilbert/transformer/layer.{layer}/{path}/MatMul_output_0"],
+                )
+            )
     return inits, nodes, expected
 
 

@@ -1,5 +1,6 @@
 """Distillation: the teacher's probabilities on training words, carried by the
 reader, mixed into the punctuator's targets."""
+
 import numpy
 import pytest
 import spacy
@@ -7,11 +8,11 @@ from spacy.tokens import DocBin
 from typer.testing import CliRunner
 
 from spacy_punct.cli import app
+from spacy_punct.distillation import teacher_docs
 from spacy_punct.pipelines import predict_probs
 from spacy_punct.training.corpus import PunctCorpus
-from spacy_punct.word_records import read_docbins, word_records
-from spacy_punct.distillation import teacher_docs
 from spacy_punct.word_classifier import teacher_targets
+from spacy_punct.word_records import read_docbins, word_records
 
 from .conftest import TEXTS, listener_pipeline, reader_examples, train
 
@@ -26,10 +27,12 @@ def test_teacher_probabilities_on_the_words(trained, corpus_path):
     for doc in docs:
         records = word_records(doc, lowercase=True)
         bare = spacy.tokens.Doc(trained.vocab, words=[r.seen for r in records], spaces=[r.space for r in records])
-        (_, expected), = predict_probs(trained, [bare])
+        ((_, expected),) = predict_probs(trained, [bare])
         words = [t for t in doc if not t.is_punct]
         assert [t._.teacher_probs is None for t in doc] == [t.is_punct for t in doc]
-        got = numpy.array([[t._.teacher_probs[label] for label in ("EMPTY", "COMMA", "PERIOD", "QUESTION")] for t in words])
+        got = numpy.array(
+            [[t._.teacher_probs[label] for label in ("EMPTY", "COMMA", "PERIOD", "QUESTION")] for t in words]
+        )
         numpy.testing.assert_allclose(got, expected, atol=1e-4)
 
 

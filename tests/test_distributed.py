@@ -1,4 +1,5 @@
 """Ray Data batch inference on a local Ray (skipped without the `ray` extra)."""
+
 import json
 import os
 import sys
@@ -8,7 +9,7 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from spacy_punct.distributed import PunctuateBatch, init_ray, punctuate_dataset, punctuate_files  # noqa: E402
-from spacy_punct.records import punctuate_records, record_line# noqa: E402
+from spacy_punct.records import punctuate_records, record_line  # noqa: E402
 
 from .conftest import TEXTS  # noqa: E402
 
@@ -76,7 +77,9 @@ def test_jsonl_files_in_and_out(local_ray, trained, tmp_path, records):
     source.write_text("\ufeff" + "\n\n".join(json.dumps(r, ensure_ascii=False) for r in records), encoding="utf8")
     count = punctuate_files(str(tmp_path / "model"), source, tmp_path / "out", workers=2, batch_size=8)
     assert count == len(records)
-    lines = [line for f in sorted((tmp_path / "out").glob("*.jsonl")) for line in f.read_text("utf8").split("\n") if line]
+    lines = [
+        line for f in sorted((tmp_path / "out").glob("*.jsonl")) for line in f.read_text("utf8").split("\n") if line
+    ]
     # the lines the single-process command writes
     assert sorted(lines) == sorted(record_line(output) for output in punctuate_records(trained, records))
     with pytest.raises(ValueError, match="the ray engine does not read text files ending in .cfg"):
@@ -97,7 +100,8 @@ def test_parquet_files_in_and_out(local_ray, trained, tmp_path, records):
     result = _by_id(parquet.read_table(tmp_path / "out").to_pylist())  # the files share one schema
     expected = _by_id(punctuate_records(trained, records + [{"id": "timed", "channel": 7, "words": timed}]))
     assert {k: (v["punctuated"], v["channel"]) for k, v in result.items()} == {
-        k: (v["punctuated"], v["channel"]) for k, v in expected.items()}
+        k: (v["punctuated"], v["channel"]) for k, v in expected.items()
+    }
     assert [t["start_time"] for t in result["timed"]["tokens"] if t["source"] is not None] == [0.0, 0.5, 1.0, 1.5, 2.0]
 
 
@@ -131,8 +135,9 @@ def test_the_readme_example_finishes_with_the_actors_on_every_cpu(local_ray, tra
     (tmp_path / "transcripts").mkdir()
     for part in range(2):
         parquet.write_table(pyarrow.Table.from_pylist(records[part::2]), tmp_path / "transcripts" / f"{part}.parquet")
-    punctuated = punctuate_dataset(read_records(tmp_path / "transcripts"), str(tmp_path / "model"), workers=2,
-                                   batch_size=5)
+    punctuated = punctuate_dataset(
+        read_records(tmp_path / "transcripts"), str(tmp_path / "model"), workers=2, batch_size=5
+    )
     punctuated.write_parquet(str(tmp_path / "punctuated"))
     assert len(parquet.read_table(tmp_path / "punctuated")) == len(records)
 
@@ -153,6 +158,10 @@ def test_the_ray_engine_reads_a_folder_of_record_files(local_ray, trained, tmp_p
 
 
 def test_workers_and_batch_size_are_checked_before_ray_is_asked():
-    for kwargs, error in (({"workers": 0}, ValueError), ({"batch_size": "256"}, TypeError), ({"workers": 1.5}, TypeError)):
+    for kwargs, error in (
+        ({"workers": 0}, ValueError),
+        ({"batch_size": "256"}, TypeError),
+        ({"workers": 1.5}, TypeError),
+    ):
         with pytest.raises(error, match="workers and batch_size must be"):
             punctuate_dataset(None, "en_punct_sm", **kwargs)

@@ -1,6 +1,7 @@
 """spaCy components and matchers beside the punctuator: rulers before it (the
 rewrite carries their entities over), matchers and rulers with token patterns
 after it, on the punctuated doc."""
+
 import pytest
 import spacy
 from spacy.matcher import Matcher, PhraseMatcher
@@ -62,7 +63,9 @@ def test_a_ruler_after_the_punctuator_with_phrase_patterns_fails_at_once(trained
     assert trained(TEXT).text == TEXTS[0]  # token patterns are fine
     # the span ruler fails in add_patterns already; the entity ruler adds a
     # phrase pattern only after running it through the pipeline
-    with pytest.raises(ValueError, match=f"'{factory}' runs after 'punctuator' and has phrase patterns.*before 'punctuator'"):
+    with pytest.raises(
+        ValueError, match=f"'{factory}' runs after 'punctuator' and has phrase patterns.*before 'punctuator'"
+    ):
         ruler.add_patterns([{"label": "LOC", "pattern": "the coast"}])
         trained(TEXT)
 

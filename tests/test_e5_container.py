@@ -1,11 +1,18 @@
 """multilingual-e5-small's container as a Hugging Face folder, on a tiny container of the same layout."""
+
 import struct
 
 import numpy
 import pytest
 
 from spacy_punct.e5_container import (
-    ContainerError, build_hf_folder, dequantize_q4_0, pieces_for_texts, read_container, subset_container)
+    ContainerError,
+    build_hf_folder,
+    dequantize_q4_0,
+    pieces_for_texts,
+    read_container,
+    subset_container,
+)
 
 H, LAYERS, HEADS, FF, POSITIONS, TYPES = 32, 1, 2, 64, 16, 2
 PIECES = ["<s>", "<pad>", "</s>", "<unk>", "\u2581", "\u2581so", "\u2581how", "\u2581was", "\u2581it", "s", "o", "."]
@@ -37,7 +44,14 @@ def _container(path, rng, extra_rows=0):
     add("emb.type", (TYPES, H))
     tensors["emb.ln.w"], tensors["emb.ln.b"] = numpy.ones(H, "f"), numpy.zeros(H, "f")
     for i in range(LAYERS):
-        for part, shape in (("q", (H, H)), ("k", (H, H)), ("v", (H, H)), ("ao", (H, H)), ("fi", (FF, H)), ("fo", (H, FF))):
+        for part, shape in (
+            ("q", (H, H)),
+            ("k", (H, H)),
+            ("v", (H, H)),
+            ("ao", (H, H)),
+            ("fi", (FF, H)),
+            ("fo", (H, FF)),
+        ):
             add(f"l{i}.{part}.w", shape, q4=True)
             add(f"l{i}.{part}.b", (shape[0],))
         for part in ("aln", "oln"):
@@ -46,7 +60,9 @@ def _container(path, rng, extra_rows=0):
     blob = "".join(PIECES).encode("utf8")
     offsets = numpy.cumsum([0] + [len(p.encode("utf8")) for p in PIECES]).tolist()
     tokenizer = struct.pack("<5iQ", len(PIECES), 0, 2, 1, 3, len(blob))
-    tokenizer += struct.pack(f"<{len(offsets)}I", *offsets) + struct.pack(f"<{len(PIECES)}f", *[-float(i) for i in range(len(PIECES))])
+    tokenizer += struct.pack(f"<{len(offsets)}I", *offsets) + struct.pack(
+        f"<{len(PIECES)}f", *[-float(i) for i in range(len(PIECES))]
+    )
     tokenizer += blob
     norm_entries = struct.pack("<IB", 0x3000, 1) + struct.pack("<I", 0x20)  # ideographic space -> space
     tokenizer += struct.pack("<iI", 1, len(norm_entries)) + norm_entries
@@ -56,7 +72,9 @@ def _container(path, rng, extra_rows=0):
     directory, data = struct.pack("<i", len(tensors)), b""
     for name, payload in payloads.items():
         directory += struct.pack("<H", len(name)) + name.encode("ascii")
-        directory += struct.pack("<BIQQ", 1 if name in quantized else 0, tensors[name].size, offset + len(data), len(payload))
+        directory += struct.pack(
+            "<BIQQ", 1 if name in quantized else 0, tensors[name].size, offset + len(data), len(payload)
+        )
         data += payload
     path.write_bytes(header + tokenizer + directory + data)
     return tensors, quantized
@@ -83,7 +101,13 @@ def test_a_tiny_container_becomes_a_hugging_face_folder(tmp_path):
     build_hf_folder(tmp_path / "tiny.bin", tmp_path / "hf")
     tokenizer = AutoTokenizer.from_pretrained(tmp_path / "hf")
     assert tokenizer.convert_ids_to_tokens(tokenizer("so how was it")["input_ids"]) == [
-        "<s>", "\u2581so", "\u2581how", "\u2581was", "\u2581it", "</s>"]
+        "<s>",
+        "\u2581so",
+        "\u2581how",
+        "\u2581was",
+        "\u2581it",
+        "</s>",
+    ]
     bert = AutoModel.from_pretrained(tmp_path / "hf")
     weight = bert.encoder.layer[0].attention.self.query.weight.detach().numpy()
     assert numpy.array_equal(weight, model.tensors["l0.q.w"].reshape(H, H))

@@ -1,5 +1,6 @@
 """scripts/ensemble_scores.py: micro F1 of pipelines alone and of the mean
 of their probabilities."""
+
 import sys
 from pathlib import Path
 

@@ -1,4 +1,5 @@
 """Scoring a pipeline on a DocBin."""
+
 import pytest
 
 from spacy_punct.evaluation import evaluate
@@ -24,7 +25,10 @@ def test_evaluate(trained, corpus_path):
         key: scores[key] for key in ("punct_f", "punct_per_type", "sents_f")
     }  # as spaCy's Language.evaluate scores it
     noisy = evaluate(trained, corpus_path, asr_noise=0.3, seed=1)
-    assert noisy == {**evaluate(trained, corpus_path, asr_noise=0.3, seed=1), "words_per_second": noisy["words_per_second"]}
+    assert noisy == {
+        **evaluate(trained, corpus_path, asr_noise=0.3, seed=1),
+        "words_per_second": noisy["words_per_second"],
+    }
     with pytest.raises(ValueError, match="asr_noise"):
         evaluate(trained, corpus_path, asr_noise=2.0)
     with pytest.raises(ValueError, match="asr_noise"):
@@ -53,8 +57,15 @@ def test_evaluate_reads_the_input_in_the_case_asked(trained, corpus_path, monkey
         result = evaluate(trained, corpus_path, input_case=case)
         assert result["words"] == 70
         first = seen[0].split()[:3]
-        assert first == {"lower": ["so", "how", "was"], "upper": ["SO", "HOW", "WAS"],
-                         "title": ["So", "How", "Was"], "written": ["So", "how", "was"]}[case]
+        assert (
+            first
+            == {
+                "lower": ["so", "how", "was"],
+                "upper": ["SO", "HOW", "WAS"],
+                "title": ["So", "How", "Was"],
+                "written": ["So", "how", "was"],
+            }[case]
+        )
 
 
 def test_evaluate_with_the_writer_s_quotes_kept(trained, tmp_path, monkeypatch):

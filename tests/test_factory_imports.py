@@ -1,5 +1,6 @@
 """Loading imports only the factories a pipeline names (in a fresh process,
 since the test session has imported everything already)."""
+
 import json
 import subprocess
 import sys

@@ -1,6 +1,7 @@
 """scripts/graft_encoder.py: the grafted encoder holds the trained
 pipeline's layers and word-piece rows, and the other cut's weights wherever
 the trained encoder has none (higher layers, pieces it lacks)."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -21,9 +22,17 @@ def _cut(folder: Path, vocab, layers: int, seed: int) -> Path:
     """A tiny BERT with these pieces (in this order) and layers."""
     folder.mkdir(parents=True)
     (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf8")
-    BertTokenizerFast(vocab_file=str(folder / "vocab.txt"), do_lower_case=True, model_max_length=128).save_pretrained(folder)
-    config = BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=layers, num_attention_heads=2,
-                        intermediate_size=64, max_position_embeddings=128)
+    BertTokenizerFast(vocab_file=str(folder / "vocab.txt"), do_lower_case=True, model_max_length=128).save_pretrained(
+        folder
+    )
+    config = BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=32,
+        num_hidden_layers=layers,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+    )
     torch.manual_seed(seed)
     BertModel(config).save_pretrained(folder)
     return folder

@@ -1,4 +1,5 @@
 """Finding the Hugging Face models inside a pipeline, with the tiny local BERT."""
+
 from spacy_punct.hf_models import hf_layers, hf_models, hf_shims
 
 from .test_transformer import trf_pipeline

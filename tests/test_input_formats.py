@@ -7,8 +7,18 @@ from spacy_punct.cli import app
 from spacy_punct.input_formats import check_engine, file_format, reads
 
 
-@pytest.mark.parametrize("name,format", [("a.jsonl", "jsonl"), ("a.JSONL.gz", "jsonl"), ("a.json", "jsonl"),
-                                         ("a.parquet", "parquet"), ("a.txt", "text"), ("a.txt.gz", "text"), ("a", "text")])
+@pytest.mark.parametrize(
+    "name,format",
+    [
+        ("a.jsonl", "jsonl"),
+        ("a.JSONL.gz", "jsonl"),
+        ("a.json", "jsonl"),
+        ("a.parquet", "parquet"),
+        ("a.txt", "text"),
+        ("a.txt.gz", "text"),
+        ("a", "text"),
+    ],
+)
 def test_a_files_name_says_its_format(name, format):
     assert file_format(name) == format
 
@@ -17,7 +27,9 @@ def test_each_engine_reads_what_the_table_says():
     assert reads("local", "a.jsonl.gz") and not reads("ray", "a.jsonl.gz")
     assert reads("ray", "a.parquet") and not reads("local", "a.parquet")
     assert reads("local", "a.json") and reads("ray", "a.json")
-    with pytest.raises(ValueError, match=r"the local engine does not read parquet files ending in \.parquet \(--engine ray does\)"):
+    with pytest.raises(
+        ValueError, match=r"the local engine does not read parquet files ending in \.parquet \(--engine ray does\)"
+    ):
         check_engine("a.parquet", "local")
     with pytest.raises(ValueError, match=r"\(--engine local does\)"):
         check_engine("a.jsonl.gz", "ray")

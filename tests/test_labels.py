@@ -1,7 +1,14 @@
 import pytest
 
-from spacy_punct.labels import (DEFAULT_LABELS, LabelSet, is_mark, is_unread_mark, labels_for_marks, validate_labels,
-                                written_label)
+from spacy_punct.labels import (
+    DEFAULT_LABELS,
+    LabelSet,
+    is_mark,
+    is_unread_mark,
+    labels_for_marks,
+    validate_labels,
+    written_label,
+)
 
 
 def label_for_mark(mark, labels):
@@ -90,7 +97,6 @@ def test_replaceable_marks():
 
     assert is_replaceable(",") and is_replaceable("?!") and is_replaceable("...") and is_replaceable("।")
     assert not is_replaceable('"') and not is_replaceable("-") and not is_replaceable("—") and not is_replaceable(")")
-
 
 
 def test_unread_marks_are_those_the_training_reader_never_leaves():

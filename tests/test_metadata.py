@@ -1,4 +1,5 @@
 """The package's metadata says what is true: what it imports, what it needs, what its licences are."""
+
 import ast
 import json
 import sys
@@ -32,8 +33,11 @@ def _imported_top_level_names():
 
 def test_every_third_party_import_is_declared():
     declared = set(_requirements())
-    missing = {name for name in _imported_top_level_names() - EXTRAS
-               if DISTRIBUTIONS.get(name, name).lower().replace("_", "-") not in declared}
+    missing = {
+        name
+        for name in _imported_top_level_names() - EXTRAS
+        if DISTRIBUTIONS.get(name, name).lower().replace("_", "-") not in declared
+    }
     assert not missing, f"imported but not declared in install_requires: {sorted(missing)}"
 
 

@@ -1,10 +1,9 @@
 import numpy
 from spacy.util import registry
-from thinc.api import Model
+from thinc.api import Linear, Model, with_array
 
-from spacy_punct.layers.bilstm import build_bilstm_encoder
 from spacy_punct.components.model import build_punctuator_model, with_empty_docs
-from thinc.api import Linear, with_array
+from spacy_punct.layers.bilstm import build_bilstm_encoder
 
 
 def _fake_tok2vec(width: int) -> Model:

@@ -1,5 +1,6 @@
 """Output formats: one writer per registered format, shared by `punctuate` and
 `stream`; a format registered from outside is usable by name."""
+
 import catalogue
 import pytest
 import spacy
@@ -11,8 +12,9 @@ from spacy_punct.streaming import CommittedWord
 
 
 def _word(index, text, start=None, end_=False):
-    return CommittedWord(index, text.lower().strip(",.?"), text, "", index == 0, end_, 0,
-                         start, None if start is None else start + 0.5)
+    return CommittedWord(
+        index, text.lower().strip(",.?"), text, "", index == 0, end_, 0, start, None if start is None else start + 0.5
+    )
 
 
 def test_the_four_formats_are_registered():
@@ -28,7 +30,9 @@ def test_an_unknown_format_names_the_choices():
 
 def test_text_writes_a_sentence_per_line_from_a_stream():
     writer = make_writer("text")
-    out = writer.words([_word(0, "So,"), _word(1, "how"), _word(2, "was"), _word(3, "it?", end_=True), _word(4, "Long")])
+    out = writer.words(
+        [_word(0, "So,"), _word(1, "how"), _word(2, "was"), _word(3, "it?", end_=True), _word(4, "Long")]
+    )
     assert out + writer.footer() == "So, how was it?\nLong\n"
 
 

@@ -39,7 +39,9 @@ def test_an_installed_bundled_pipeline_loads_by_name_and_is_listed(tmp_path):
     models, text = done.stdout.splitlines()
     assert "en_punct_sm" in models
     assert text.startswith("So how was the trip")
-    info = subprocess.run([sys.executable, "-m", "spacy", "info", "en_punct_sm"], env=env, capture_output=True, text=True)
+    info = subprocess.run(
+        [sys.executable, "-m", "spacy", "info", "en_punct_sm"], env=env, capture_output=True, text=True
+    )
     assert info.returncode == 0, info.stderr
     assert "en_punct_sm" in info.stdout and "punctuator" in info.stdout
 

@@ -1,4 +1,5 @@
 """Loading a punctuating pipeline and its class probabilities."""
+
 import numpy
 import pytest
 import spacy

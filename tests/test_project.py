@@ -1,4 +1,5 @@
 """The spaCy project file: valid, and every file it needs from the repo is there."""
+
 import re
 from pathlib import Path
 
@@ -46,7 +47,8 @@ def test_one_command_per_stage_driven_by_variables():
             assert f"--paths.train corpus/{lang}/train --paths.dev corpus/{lang}/dev.spacy" in train
             assert (ROOT / "configs" / f"{lang}_{recipe}.cfg").exists()
             assert commands["evaluate"]["script"][0].startswith(
-                f"spacy-punct evaluate training/{lang}_{recipe}/model-best corpus/{lang}/eval --output-dir benchmarks/metrics/{lang}_{recipe}")
+                f"spacy-punct evaluate training/{lang}_{recipe}/model-best corpus/{lang}/eval --output-dir benchmarks/metrics/{lang}_{recipe}"
+            )
     names = [command["name"] for command in load_project_config(ROOT)["commands"]]
     # one measurement wing: every command writes under benchmarks/metrics/, runs named as in training/
     for command in load_project_config(ROOT)["commands"]:
@@ -54,7 +56,10 @@ def test_one_command_per_stage_driven_by_variables():
             for out in re.findall(r"(?:--output-dir|-o) (\S+)", line) + re.findall(r" (\S+\.json)\b", line):
                 if out.endswith(".json") and "metrics" not in out and not out.startswith("training/"):
                     continue  # an input, or a file of the pipeline itself
-                assert out.startswith("benchmarks/metrics/") or out.startswith(("training/", "corpus/", "packages")), (command["name"], out)
+                assert out.startswith("benchmarks/metrics/") or out.startswith(("training/", "corpus/", "packages")), (
+                    command["name"],
+                    out,
+                )
             for run in re.findall(r"benchmarks/metrics/([^/\s\"]+)/", line):
                 assert "-" not in run, (command["name"], run)
     assert not [name for name in names if name.startswith(("convert-", "evaluate-en", "evaluate-bn", "evaluate-hu"))]

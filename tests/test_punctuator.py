@@ -119,9 +119,12 @@ def test_settings_passed_per_call_leave_the_component_as_it_is(trained):
     text = "well the weather was fine we walked we talked and we ate fish"
     no_commas = DecisionSettings(thresholds={"COMMA": 1.0})
     assert "," not in trained(text, component_cfg={"punctuator": {"settings": no_commas}}).text
-    assert all("," not in doc.text for doc in trained.pipe([text] * 3, component_cfg={"punctuator": {"settings": no_commas}}))
+    assert all(
+        "," not in doc.text for doc in trained.pipe([text] * 3, component_cfg={"punctuator": {"settings": no_commas}})
+    )
     assert [doc.text for doc in punctuate(trained, [text], settings=no_commas)] == [
-        doc.text for doc in trained.pipe([text], component_cfg={"punctuator": {"settings": no_commas}})]
+        doc.text for doc in trained.pipe([text], component_cfg={"punctuator": {"settings": no_commas}})
+    ]
     assert "," in trained(text).text and trained.get_pipe("punctuator").settings == DecisionSettings()
 
 
@@ -215,7 +218,9 @@ def test_empty_weight_scales_the_loss(trained, corpus_path):
 
 
 def test_component_after_punctuator_sees_the_rewritten_doc(trained, corpus_path):
-    tagger = trained.add_pipe("tagger", config={"model": {"@architectures": "spacy.Tagger.v2", "tok2vec": TOK2VEC_CONFIG["model"]}})
+    tagger = trained.add_pipe(
+        "tagger", config={"model": {"@architectures": "spacy.Tagger.v2", "tok2vec": TOK2VEC_CONFIG["model"]}}
+    )
     tagger.add_label("X")
     tagger.initialize(lambda: reader_examples(trained, corpus_path))
     doc = trained("so how was the trip")
@@ -225,14 +230,30 @@ def test_component_after_punctuator_sees_the_rewritten_doc(trained, corpus_path)
 
 def test_later_listener_is_refused(corpus_path):
     nlp = listener_pipeline()
-    nlp.add_pipe("tagger", config={"model": {"@architectures": "spacy.Tagger.v2", "tok2vec": {"@architectures": "spacy.Tok2VecListener.v1", "width": 96}}})
+    nlp.add_pipe(
+        "tagger",
+        config={
+            "model": {
+                "@architectures": "spacy.Tagger.v2",
+                "tok2vec": {"@architectures": "spacy.Tok2VecListener.v1", "width": 96},
+            }
+        },
+    )
     nlp.get_pipe("tagger").add_label("X")
     with pytest.raises(ValueError, match="listen to 'tok2vec'"):
         nlp.initialize(lambda: reader_examples(nlp, corpus_path))
 
 
 def test_listener_added_after_training_is_refused(trained):
-    trained.add_pipe("tagger", config={"model": {"@architectures": "spacy.Tagger.v2", "tok2vec": {"@architectures": "spacy.Tok2VecListener.v1", "width": 96}}})
+    trained.add_pipe(
+        "tagger",
+        config={
+            "model": {
+                "@architectures": "spacy.Tagger.v2",
+                "tok2vec": {"@architectures": "spacy.Tok2VecListener.v1", "width": 96},
+            }
+        },
+    )
     with pytest.raises(ValueError, match="listen to 'tok2vec'"):
         trained("so how was it")
     trained.get_pipe("punctuator").rewrite = False
@@ -273,11 +294,57 @@ def test_learn_rate_scale_must_not_be_negative(nlp):
 
 
 PIECES = [
-    "so", "how", "was", "the", "trip", "it", "long", "we", "saw", "coast", "Paris", "NASA", "I", "i",
-    "3.5", "100", "2020", "www.example.com", "me@example.com", "https://x.org/a?b=1", "start-up",
-    "win-win", "c:/users/me/doc.txt", "km/h", "o'brien", "don't", "it's", "jean-luc", "well,", "trip.",
-    "really?", "wow!", '"hello"', "(maybe)", "dr.", "u.s.", "etc.", "e.g.", "-", "—", "left;", "note:",
-    "so...", "?", ",", "It", "McDonald's", "10%", "$5", "#tag", "@user",
+    "so",
+    "how",
+    "was",
+    "the",
+    "trip",
+    "it",
+    "long",
+    "we",
+    "saw",
+    "coast",
+    "Paris",
+    "NASA",
+    "I",
+    "i",
+    "3.5",
+    "100",
+    "2020",
+    "www.example.com",
+    "me@example.com",
+    "https://x.org/a?b=1",
+    "start-up",
+    "win-win",
+    "c:/users/me/doc.txt",
+    "km/h",
+    "o'brien",
+    "don't",
+    "it's",
+    "jean-luc",
+    "well,",
+    "trip.",
+    "really?",
+    "wow!",
+    '"hello"',
+    "(maybe)",
+    "dr.",
+    "u.s.",
+    "etc.",
+    "e.g.",
+    "-",
+    "—",
+    "left;",
+    "note:",
+    "so...",
+    "?",
+    ",",
+    "It",
+    "McDonald's",
+    "10%",
+    "$5",
+    "#tag",
+    "@user",
 ]
 
 
@@ -371,9 +438,15 @@ def test_components_after_the_punctuator_are_scored_by_nlp_evaluate():
 
     nlp = load_pipeline("en_punct_sm")
     ruler = nlp.add_pipe("entity_ruler", last=True)
-    ruler.add_patterns([{"label": "PERSON", "pattern": [{"LOWER": "john"}, {"LOWER": "smith"}]},
-                        {"label": "DATE", "pattern": [{"LOWER": "tuesday"}]}])
-    reference = spacy.blank("en")("Great news for the state. Senator John Smith said on Tuesday that the bridge will open.")
+    ruler.add_patterns(
+        [
+            {"label": "PERSON", "pattern": [{"LOWER": "john"}, {"LOWER": "smith"}]},
+            {"label": "DATE", "pattern": [{"LOWER": "tuesday"}]},
+        ]
+    )
+    reference = spacy.blank("en")(
+        "Great news for the state. Senator John Smith said on Tuesday that the bridge will open."
+    )
     reference.ents = [Span(reference, 7, 9, "PERSON"), Span(reference, 11, 12, "DATE")]
     bare = "great news for the state senator john smith said on tuesday that the bridge will open"
     scores = nlp.evaluate([Example(nlp.make_doc(bare), reference)])

@@ -1,17 +1,18 @@
 """The int8_quantizer with the tiny local BERT."""
+
 import numpy
 import pytest
 import spacy
 from typer.testing import CliRunner
 
 from spacy_punct.cli import app
-from spacy_punct.pipelines import load_pipeline, predict_probs
+from spacy_punct.components.quantizer import add_quantizer
 from spacy_punct.hf_models import hf_shims
 from spacy_punct.layers.int8_linear import TokenInt8Linear
-from spacy_punct.components.quantizer import add_quantizer
+from spacy_punct.pipelines import load_pipeline, predict_probs
 
 from .conftest import TEXTS
-from .test_transformer import trained_trf, trf_pipeline  # noqa: F401  (the fixture)
+from .test_transformer import trained_trf, trf_pipeline  # noqa: F401  (the fixtures)
 
 BARE = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
 
@@ -119,7 +120,9 @@ def test_layers_kept_in_float(trained_trf, tmp_path):
     assert isinstance(model.get_submodule("encoder.layer.0.intermediate.dense"), TokenInt8Linear)
     assert isinstance(model.get_submodule("encoder.layer.0.attention.output.dense"), TokenInt8Linear)
     reference.to_disk(tmp_path / "kept")
-    assert spacy.load(tmp_path / "kept").get_pipe("int8_quantizer").keep_float == [r"encoder\.layer\.\d+\.output\.dense"]
+    assert spacy.load(tmp_path / "kept").get_pipe("int8_quantizer").keep_float == [
+        r"encoder\.layer\.\d+\.output\.dense"
+    ]
     with pytest.raises(ValueError, match="not a regular expression"):
         spacy.blank("en").add_pipe("int8_quantizer", config={"keep_float": ["("]})
 

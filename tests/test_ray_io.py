@@ -1,4 +1,5 @@
 """JSONL files on Ray Data: lines read in blocks and written back (skipped without the `ray` extra)."""
+
 import json
 
 import pytest

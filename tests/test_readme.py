@@ -1,4 +1,5 @@
 """The README is the users' guide: short, and its figures written by the report command."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -7,14 +8,16 @@ ROOT = Path(__file__).parent.parent
 
 
 def test_the_readmes_pipelines_table_is_up_to_date():
-    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "report_readme.py"), "--check"],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "report_readme.py"), "--check"], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_the_benchmark_results_are_written_from_the_measurement_files():
-    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "report.py"), "--check"],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "report.py"), "--check"], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr + result.stdout
 
 
@@ -25,8 +28,9 @@ def test_the_readme_is_a_guide_not_a_notebook():
 
 
 def test_the_architectures_module_map_is_up_to_date():
-    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "module_map.py"), "--check"],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "module_map.py"), "--check"], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -40,13 +44,15 @@ def test_speeds_measured_on_busy_cores_are_refused(tmp_path, monkeypatch):
     import report_readme
 
     for threads, speed in ((1, 11_439.0), (2, 1_144.0)):
-        (tmp_path / f"speed-{threads}.json").write_text(json.dumps(
-            {"threads": threads, "words_per_second": {"en_punct_trf": speed}}), encoding="utf8")
+        (tmp_path / f"speed-{threads}.json").write_text(
+            json.dumps({"threads": threads, "words_per_second": {"en_punct_trf": speed}}), encoding="utf8"
+        )
     monkeypatch.setattr(report_readme, "SPEEDS", tmp_path)
     with pytest.raises(report_readme.ContendedMeasurement, match="cores were busy"):
         report_readme.speeds()
-    (tmp_path / "speed-2.json").write_text(json.dumps(
-        {"threads": 2, "words_per_second": {"en_punct_trf": 19_000.0}}), encoding="utf8")
+    (tmp_path / "speed-2.json").write_text(
+        json.dumps({"threads": 2, "words_per_second": {"en_punct_trf": 19_000.0}}), encoding="utf8"
+    )
     assert report_readme.speeds()[2]["en_punct_trf"] == 19_000.0
 
 

@@ -1,4 +1,5 @@
 """Records in, records out."""
+
 import json
 
 import pytest
@@ -14,8 +15,15 @@ BARE = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TE
 def test_records_keep_their_fields_and_timings(trained):
     records = [
         {"id": "a", "text": BARE[0], "speaker": 2},
-        {"id": 7, "words": [{"word": "where", "start": 0.0, "end": 0.3}, {"word": "did", "start": 0.3, "end": 0.5},
-                            {"word": "you", "start": 0.5, "end": 0.6}, {"word": "stay", "start": 0.7, "end": 1.2}]},
+        {
+            "id": 7,
+            "words": [
+                {"word": "where", "start": 0.0, "end": 0.3},
+                {"word": "did", "start": 0.3, "end": 0.5},
+                {"word": "you", "start": 0.5, "end": 0.6},
+                {"word": "stay", "start": 0.7, "end": 1.2},
+            ],
+        },
         {"words": ["so", "how", "was", "the", "trip"]},
     ]
     out = list(punctuate_records(trained, records, batch_size=2))
@@ -31,7 +39,10 @@ def test_records_keep_their_fields_and_timings(trained):
 def test_a_record_keeps_its_words_and_its_text(trained):
     """A timed record lost its `words` (and each word's `conf`); a record with
     both `text` and `words` had its text overwritten."""
-    words = [{"word": "where", "start": 0.0, "end": 0.3, "conf": 0.9}, {"word": "did", "start": 0.3, "end": 0.5, "conf": 0.8}]
+    words = [
+        {"word": "where", "start": 0.0, "end": 0.3, "conf": 0.9},
+        {"word": "did", "start": 0.3, "end": 0.5, "conf": 0.8},
+    ]
     record = {"id": 1, "words": words, "text": "Where did?"}
     (out,) = punctuate_records(trained, [record])
     assert out["words"] == words and out["text"] == "Where did?"
@@ -89,7 +100,9 @@ def test_a_record_whose_text_and_words_differ_is_named():
     nlp = spacy.blank("en")
     words = [{"word": "where", "start": 0.0, "end": 0.3}, {"word": "did", "start": 0.3, "end": 0.5}]
     record_doc(nlp, {"text": "Where, did?", "words": words}, 3)  # the same words: marks and case aside
-    with pytest.raises(RecordError, match=r"^record 3: its 'text' and its words differ at word 2 \('you' against 'did'\)"):
+    with pytest.raises(
+        RecordError, match=r"^record 3: its 'text' and its words differ at word 2 \('you' against 'did'\)"
+    ):
         record_doc(nlp, {"text": "where you", "words": words}, 3)
     with pytest.raises(RecordError, match="word 3 \\('go' against 'their end'\\)"):
         record_doc(nlp, {"text": "where did go", "words": words}, 3)

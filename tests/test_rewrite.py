@@ -113,9 +113,7 @@ def test_doc_extensions_survive(nlp):
 def test_no_mark_inside_a_word(nlp):
     text = "a start-up is a win-win see c:/users/me/doc.txt at 100 km/h a well-known o'brien"
     out = _punctuate(nlp, text, default="QUESTION")
-    assert out.text == (
-        "A? Start-up? Is? A? Win-win? See? c:/users/me/doc.txt? At? 100? km/h? A? Well-known? O'brien?"
-    )
+    assert out.text == ("A? Start-up? Is? A? Win-win? See? c:/users/me/doc.txt? At? 100? km/h? A? Well-known? O'brien?")
 
 
 def test_replacing_keeps_quotes_abbreviations_and_numbers(nlp):
@@ -165,8 +163,19 @@ def test_an_abbreviation_in_one_token_takes_no_second_period(nlp):
     assert _punctuate(nlp, "we use e.g.", {"e.g.": "PERIOD"}).text == "We use e.g."
 
 
-TECHNICAL_WORDS = ["/home/i/notes", "c:/users/i/docs", "km/h", "co-operate", "v1.2.3", "1.2.3", "bob@x.org",
-                   "https://x.org/i/a", "snake_case", "re-use", "and/or"]
+TECHNICAL_WORDS = [
+    "/home/i/notes",
+    "c:/users/i/docs",
+    "km/h",
+    "co-operate",
+    "v1.2.3",
+    "1.2.3",
+    "bob@x.org",
+    "https://x.org/i/a",
+    "snake_case",
+    "re-use",
+    "and/or",
+]
 
 
 @pytest.mark.parametrize("word", TECHNICAL_WORDS)
@@ -283,7 +292,14 @@ def test_a_language_writes_its_own_full_stop_and_keeps_the_inputs():
 def test_a_function_word_after_a_closing_quote_takes_no_capital_mid_sentence(nlp):
     """`She said, "Hello", And left.`: the encoder reads the closing quote as a sentence's end."""
     # she said " hello " and left (tokens 0-6); the truecaser wrote `Hello` and `And`
-    assert _truecased(nlp, 'she said "hello" and left', {3: "Hello", 5: "And"}, {3: ","}) == 'She said "Hello", and left'
+    assert (
+        _truecased(nlp, 'she said "hello" and left', {3: "Hello", 5: "And"}, {3: ","}) == 'She said "Hello", and left'
+    )
     # a name keeps its capital there, and a sentence that starts there its own
-    assert _truecased(nlp, 'she said "hello" anna left', {3: "Hello", 5: "Anna"}, {3: ","}) == 'She said "Hello", Anna left'
-    assert _truecased(nlp, 'she said "hello" and left', {3: "Hello", 5: "And"}, {3: "."}) == 'She said "Hello". And left'
+    assert (
+        _truecased(nlp, 'she said "hello" anna left', {3: "Hello", 5: "Anna"}, {3: ","})
+        == 'She said "Hello", Anna left'
+    )
+    assert (
+        _truecased(nlp, 'she said "hello" and left', {3: "Hello", 5: "And"}, {3: "."}) == 'She said "Hello". And left'
+    )

@@ -1,6 +1,7 @@
 """Properties of the rewrite over generated lines: whatever the punctuator
 decides and the truecaser predicts, no word of the input is lost or altered
 but for the marks after it and the case the rules allow."""
+
 import random
 
 import numpy
@@ -13,9 +14,39 @@ from spacy_punct.rewrite import rewrite_doc
 
 WORDS = "so how was the trip it was long but we saw the coast i think john met mary in paris".split()
 TRICKY = [
-    "...", "…", "e.g.", "i.e.", "dr.", "etc.", "/home/i/notes", "c:/users/i/docs", "km/h", "v1.2.3", "1.2.3",
-    "co-operate", "jean-luc", "well-known", "a.b.c", "bob@x.org", "https://x.org/a", "snake_case", "don't",
-    "i'm", '"hello"', "(maybe)", "'quoted'", "yes,", "no.", "why?", "wow!", "so;", "3.5", "u.s.", "o'brien", "\u200b", "\ufeff",
+    "...",
+    "…",
+    "e.g.",
+    "i.e.",
+    "dr.",
+    "etc.",
+    "/home/i/notes",
+    "c:/users/i/docs",
+    "km/h",
+    "v1.2.3",
+    "1.2.3",
+    "co-operate",
+    "jean-luc",
+    "well-known",
+    "a.b.c",
+    "bob@x.org",
+    "https://x.org/a",
+    "snake_case",
+    "don't",
+    "i'm",
+    '"hello"',
+    "(maybe)",
+    "'quoted'",
+    "yes,",
+    "no.",
+    "why?",
+    "wow!",
+    "so;",
+    "3.5",
+    "u.s.",
+    "o'brien",
+    "\u200b",
+    "\ufeff",
 ]
 GAPS = [" ", " ", " ", " ", "\t", "  ", " \t "]
 N_LINES = 420

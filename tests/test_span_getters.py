@@ -15,7 +15,9 @@ def test_the_windows_of_strided_spans_on_docs_of_words(window, stride, n_words):
     doc = Doc(nlp.vocab, words=[f"w{i}" for i in range(n_words)])
     ours = get_word_strided_spans([doc], window=window, stride=stride)
     theirs = get_strided_spans([doc], window=window, stride=stride)
-    assert [[(s.start, s.end) for s in spans] for spans in ours] == [[(s.start, s.end) for s in spans] for spans in theirs]
+    assert [[(s.start, s.end) for s in spans] for spans in ours] == [
+        [(s.start, s.end) for s in spans] for spans in theirs
+    ]
 
 
 @pytest.mark.parametrize("window,stride", [(4, 4), (4, 3), (8, 2), (3, 1)])

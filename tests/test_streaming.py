@@ -3,7 +3,6 @@ import tracemalloc
 import numpy
 import pytest
 
-from spacy_punct.texts import punctuate
 from spacy_punct.streaming import (
     EntropyLookahead,
     FixedLookahead,
@@ -11,6 +10,7 @@ from spacy_punct.streaming import (
     entropy,
     stream_punctuate,
 )
+from spacy_punct.texts import punctuate
 from spacy_punct.timed import RecordError, TimedWord
 
 from .conftest import TEXTS

@@ -39,7 +39,7 @@ def test_a_stream_writes_the_words_before_a_bad_line_then_names_it(trained):
     streamer = Streamer(trained, FixedLookahead(2))
     chunks = []
     with pytest.raises(StreamStopped, match="line 3"):
-        for chunk in streamed_output(streamer, _reader("so how\nwas the trip\n{\"word\": \n"), make_writer("text")):
+        for chunk in streamed_output(streamer, _reader('so how\nwas the trip\n{"word": \n'), make_writer("text")):
             chunks.append(chunk)
     written = "".join(chunks)
     assert written.lower().replace(",", "").replace(".", "").replace("?", "").split() == "so how was the trip".split()

@@ -129,7 +129,6 @@ def test_a_gzip_bomb_without_line_ends_stops_in_bounded_memory(tmp_path):
     import subprocess
     import sys
 
-
     path = tmp_path / "bomb.txt.gz"
     with gzip.open(path, "wb", compresslevel=1) as bomb:
         bomb.write(b"so how was the trip\n")
@@ -150,7 +149,9 @@ def test_a_gzip_bomb_without_line_ends_stops_in_bounded_memory(tmp_path):
     result = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     before_mb, first, peak_mb = result.stdout.splitlines()
-    assert first == f"[19] {path}, line 2 is longer than 2,000,000 characters (textio.MAX_LINE_CHARS): split it into lines"
+    assert (
+        first == f"[19] {path}, line 2 is longer than 2,000,000 characters (textio.MAX_LINE_CHARS): split it into lines"
+    )
     assert int(peak_mb) - int(before_mb) < 100, (before_mb, peak_mb)  # 400 MB expanded
 
 

@@ -1,4 +1,5 @@
 """Punctuating texts in batches, long ones in pieces."""
+
 import pytest
 
 from spacy_punct import texts as text_module
@@ -138,8 +139,9 @@ def test_memory_does_not_grow_with_the_batch_size(tmp_path):
     )
     peaks = {}
     for batch_size in (64, 1000):
-        result = subprocess.run([sys.executable, "-c", script, str(source), str(batch_size)], capture_output=True,
-                                text=True, timeout=300)
+        result = subprocess.run(
+            [sys.executable, "-c", script, str(source), str(batch_size)], capture_output=True, text=True, timeout=300
+        )
         assert result.returncode == 0, result.stderr
         peaks[batch_size] = int(result.stdout.split()[-1])
     assert peaks[1000] <= 1.25 * peaks[64], peaks

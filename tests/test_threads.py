@@ -59,7 +59,6 @@ def test_load_pipeline_sets_one_thread_unless_told(trained, tmp_path):
         torch.set_num_threads(before)
 
 
-
 def test_the_tokenizers_thread_pool_is_off_unless_the_environment_says_otherwise(monkeypatch):
     """A process forked after the pool ran printed four lines of warning to stderr (`benchmark --processes 2`)."""
     import os

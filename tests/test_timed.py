@@ -10,7 +10,9 @@ def test_timed_words_accept_the_shapes_recognisers_write():
     assert timed_words(["so", {"word": "how"}], "r") == [TimedWord("so"), TimedWord("how")]
     vosk = {"result": [{"conf": 0.9, "end": 1.0, "start": 0.5, "word": "hi"}], "text": "hi"}
     assert record_word_list(vosk, "r") == vosk["result"]
-    whisper = {"segments": [{"words": [{"word": "a", "start": 0, "end": 1}]}, {"words": [{"word": "b", "start": 1, "end": 2}]}]}
+    whisper = {
+        "segments": [{"words": [{"word": "a", "start": 0, "end": 1}]}, {"words": [{"word": "b", "start": 1, "end": 2}]}]
+    }
     assert [w["word"] for w in record_word_list(whisper, "r")] == ["a", "b"]
     assert record_word_list({"text": "a b"}, "r") is None
     assert record_word_list({"text": "a b", "words": None, "result": None}, "r") is None  # a column of nulls
@@ -23,7 +25,10 @@ def test_timed_words_accept_the_shapes_recognisers_write():
     [
         ([{"word": "a", "start": 2, "end": 1}], "word 1 .'a'.: needs 0 <= start <= end"),
         # one rule for records and streams: timings for every word or for none
-        (["so", {"word": "how", "start": 0.5, "end": 0.7}], "word 2 .'how'.: timings must be given for every word or for none"),
+        (
+            ["so", {"word": "how", "start": 0.5, "end": 0.7}],
+            "word 2 .'how'.: timings must be given for every word or for none",
+        ),
         ([{"word": "a", "start": 1, "end": 2}, {"word": "b", "start": 0.5, "end": 2}], "word 2 .'b'.: starts at 0.5"),
         ([{"word": "a", "start": "soon", "end": 2}], "must be numbers"),
         ([{"word": "a", "start": 1}], "must be numbers"),

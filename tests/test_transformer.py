@@ -1,4 +1,5 @@
 """The punctuator on a transformer listener, with a tiny local BERT."""
+
 import numpy
 import pytest
 import spacy
@@ -31,7 +32,9 @@ def trf_pipeline(
         "transformer",
         config={
             "model": {
-                "@architectures": "spacy_punct.TransformerModel.v1" if precision else "spacy-transformers.TransformerModel.v3",
+                "@architectures": "spacy_punct.TransformerModel.v1"
+                if precision
+                else "spacy-transformers.TransformerModel.v3",
                 **precision,
                 **hf_settings,
                 "name": str(model_path),
@@ -176,14 +179,20 @@ def test_pause_features_on_a_transformer_listener(tiny_bert, tmp_path):
 
     nlp = trf_pipeline(tiny_bert)
     nlp.remove_pipe("punctuator")
-    nlp.add_pipe("punctuator", config={
-        "model": {
-            "@architectures": "spacy_punct.PunctuatorModel.v1",
-            "hidden_width": 16,
-            "tok2vec": {"@architectures": "spacy-transformers.TransformerListener.v1", "pooling": {"@layers": "reduce_mean.v1"}},
-            "pauses": {"@layers": "spacy_punct.PauseFeatures.v1", "thresholds": [0.28]},
-        }
-    })
+    nlp.add_pipe(
+        "punctuator",
+        config={
+            "model": {
+                "@architectures": "spacy_punct.PunctuatorModel.v1",
+                "hidden_width": 16,
+                "tok2vec": {
+                    "@architectures": "spacy-transformers.TransformerListener.v1",
+                    "pooling": {"@layers": "reduce_mean.v1"},
+                },
+                "pauses": {"@layers": "spacy_punct.PauseFeatures.v1", "thresholds": [0.28]},
+            }
+        },
+    )
     DocBin(docs=[nlp.make_doc(t) for t in TEXTS[:2]]).to_disk(tmp_path / "tiny.spacy")
     train(nlp, reader_examples(nlp, tmp_path / "tiny.spacy"), n_iter=2)
     timed = words_doc(nlp, [TimedWord("so", 0.0, 0.2), TimedWord("how", 0.3, 0.5), TimedWord("was", 1.5, 1.7)])

@@ -7,10 +7,10 @@ from spacy.training import Example
 
 from spacy_punct.align import gold_case_classes, sentence_initial_words
 from spacy_punct.casing import CASE_LABELS, apply_case, case_label
+from spacy_punct.components.truecaser import written_forms
 from spacy_punct.rewrite import rewrite_doc
 from spacy_punct.scorer import score_case
 from spacy_punct.training.corpus import PunctCorpus
-from spacy_punct.components.truecaser import written_forms
 
 from .conftest import LISTENER_CONFIG, TOK2VEC_CONFIG, train
 
@@ -53,7 +53,16 @@ def _bare(text):
 
 def test_case_labels():
     assert [case_label(w) for w in ["coast", "Paris", "I", "NASA", "McDonald", "iPhone", "O'Brien", "5km", ","]] == [
-        "LOWER", "TITLE", "TITLE", "UPPER", "MIXED", "MIXED", "MIXED", "LOWER", "LOWER"]
+        "LOWER",
+        "TITLE",
+        "TITLE",
+        "UPPER",
+        "MIXED",
+        "MIXED",
+        "MIXED",
+        "LOWER",
+        "LOWER",
+    ]
     forms = {"mcdonald": "McDonald", "dh": "DH"}
     assert apply_case("mcdonald", "MIXED", forms) == "McDonald"
     assert apply_case("macgyver", "MIXED", forms) == "Macgyver"
@@ -126,7 +135,14 @@ def test_serialization_keeps_forms(cased, tmp_path):
 def test_rewrite_applies_truecase_around_inserted_marks():
     nlp = spacy.blank("en")
     doc = nlp.make_doc("we met o'brien and jean - luc from nasa at 5pm see www.nasa.gov or mail me@nasa.gov")
-    forms = {"o'brien": "O'Brien", "jean": "Jean", "luc": "Luc", "nasa": "NASA", "5pm": "5PM", "www.nasa.gov": "WWW.NASA.GOV"}
+    forms = {
+        "o'brien": "O'Brien",
+        "jean": "Jean",
+        "luc": "Luc",
+        "nasa": "NASA",
+        "5pm": "5PM",
+        "www.nasa.gov": "WWW.NASA.GOV",
+    }
     for token in doc:
         token._.truecase = forms.get(token.text)
         token._.punct = ""
@@ -146,7 +162,16 @@ def test_rewrite_applies_truecase_around_inserted_marks():
 def test_a_text_in_capitals_takes_the_truecasers_forms():
     nlp = spacy.blank("en")
     doc = nlp.make_doc("WE MET JOHN FROM NASA AT 5PM ON WWW.NASA.GOV")
-    forms = {"WE": "we", "MET": "met", "JOHN": "John", "FROM": "from", "NASA": "NASA", "AT": "at", "5PM": "5pm", "ON": "on"}
+    forms = {
+        "WE": "we",
+        "MET": "met",
+        "JOHN": "John",
+        "FROM": "from",
+        "NASA": "NASA",
+        "AT": "at",
+        "5PM": "5pm",
+        "ON": "on",
+    }
     for token in doc:
         token._.truecase = forms.get(token.text)
         token._.punct = ""
@@ -162,7 +187,7 @@ def test_a_text_in_capitals_takes_the_truecasers_forms():
 def test_the_truecaser_cases_words_with_digits_in_a_text_in_capitals(cased):
     truecaser = cased.get_pipe("truecaser")
     docs = [cased.make_doc("THEY MET AT 5PM"), cased.make_doc("they met at 5PM")]
-    for name, component in cased.pipeline[: cased.pipe_names.index("truecaser")]:  # its encoder
+    for _, component in cased.pipeline[: cased.pipe_names.index("truecaser")]:  # its encoder
         docs = [component(doc) for doc in docs]
     truecaser.set_annotations(docs, truecaser.predict(docs))
     assert docs[0][-1]._.truecase == "5pm"
@@ -213,13 +238,20 @@ def test_truecaser_on_a_transformer_listener(tiny_bert, tmp_path):
     from .test_transformer import trf_pipeline
 
     nlp = trf_pipeline(tiny_bert)
-    nlp.add_pipe("truecaser", before="punctuator", config={
-        "model": {
-            "@architectures": "spacy_punct.PunctuatorModel.v1",
-            "hidden_width": 16,
-            "tok2vec": {"@architectures": "spacy-transformers.TransformerListener.v1", "pooling": {"@layers": "reduce_mean.v1"}},
-        }
-    })
+    nlp.add_pipe(
+        "truecaser",
+        before="punctuator",
+        config={
+            "model": {
+                "@architectures": "spacy_punct.PunctuatorModel.v1",
+                "hidden_width": 16,
+                "tok2vec": {
+                    "@architectures": "spacy-transformers.TransformerListener.v1",
+                    "pooling": {"@layers": "reduce_mean.v1"},
+                },
+            }
+        },
+    )
     DocBin(docs=[nlp.make_doc(t) for t in CASED[:3]]).to_disk(tmp_path / "c.spacy")
     train(nlp, list(PunctCorpus(tmp_path / "c.spacy", max_length=0)(nlp)), n_iter=3)
     docs = list(nlp.pipe([_bare(CASED[0]), ""]))
@@ -268,7 +300,14 @@ def test_evaluate_with_gold_marks_scores_the_truecaser_alone(cased, tmp_path):
     oracle = evaluate(cased, tmp_path / "cased.spacy", gold_marks=True)
     assert oracle["punct_f"] == 1.0 and oracle["sents_f"] == 1.0 and oracle["case_f"] == 1.0 and oracle["gold_marks"]
     cased.to_disk(tmp_path / "model")
-    args = ["evaluate", str(tmp_path / "model"), str(tmp_path / "cased.spacy"), "-o", str(tmp_path / "m"), "--gold-marks"]
+    args = [
+        "evaluate",
+        str(tmp_path / "model"),
+        str(tmp_path / "cased.spacy"),
+        "-o",
+        str(tmp_path / "m"),
+        "--gold-marks",
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0 and "with gold-marks\nThe test set's marks" in result.output, result.output
     assert json.loads((tmp_path / "m" / "cased.gold-marks.json").read_text())["case_f"] == 1.0
@@ -293,7 +332,14 @@ def test_evaluate_on_punctuated_input_scores_the_truecaser_on_it(cased, tmp_path
     with pytest.raises(ValueError, match="input_marks"):
         evaluate(cased, tmp_path / "cased.spacy", input_marks=True, asr_noise=0.1)
     cased.to_disk(tmp_path / "model")
-    args = ["evaluate", str(tmp_path / "model"), str(tmp_path / "cased.spacy"), "-o", str(tmp_path / "m"), "--input-marks"]
+    args = [
+        "evaluate",
+        str(tmp_path / "model"),
+        str(tmp_path / "cased.spacy"),
+        "-o",
+        str(tmp_path / "m"),
+        "--input-marks",
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0 and "with input-marks\nThe input has" in result.output, result.output
     assert json.loads((tmp_path / "m" / "cased.input-marks.json").read_text())["case_f"] == 1.0

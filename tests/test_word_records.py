@@ -1,7 +1,6 @@
+import spacy
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import spacy
 
 from spacy_punct.align import gold_classes
 from spacy_punct.labels import LabelSet
@@ -30,15 +29,24 @@ def test_an_example_gives_back_the_records_it_was_built_from(records):
     assert example_records(example)[:-1] == records[:-1]
     last = example_records(example)[-1]
     assert (last.text, last.seen, last.space, last.mark, last.extra) == (
-        records[-1].text, records[-1].seen, False, records[-1].mark, records[-1].extra)
+        records[-1].text,
+        records[-1].seen,
+        False,
+        records[-1].mark,
+        records[-1].extra,
+    )
     # the same attributes as spaCy's own Token objects read
     assert [t._.punct for t in example.reference] == [r.mark for r in records]
     assert [t._.start_time for t in example.predicted] == [r.extra.get("start_time") for r in records]
 
 
 def test_the_gold_classes_of_an_example_follow_its_records():
-    records = [WordRecord("So", "so", True, ","), WordRecord("it", "it", True, ""), WordRecord("works", "works", True, "?"),
-               WordRecord("yes", "yes", False, None)]
+    records = [
+        WordRecord("So", "so", True, ","),
+        WordRecord("it", "it", True, ""),
+        WordRecord("works", "works", True, "?"),
+        WordRecord("yes", "yes", False, None),
+    ]
     example = make_example(_NLP.vocab, records)
     assert gold_classes(example, LabelSet(["EMPTY", "COMMA", "PERIOD", "QUESTION"])) == [1, 0, 3, -1]
 

@@ -71,8 +71,6 @@ def test_abbreviation_periods_are_not_replaceable(nlp):
     assert words["end"] not in slots.abbreviations and slots.existing[words["end"]] == "."
 
 
-
-
 def test_sentence_spans_cover_the_words_and_end_at_sentence_final_marks():
     from spacy_punct.words import sentence_spans
 

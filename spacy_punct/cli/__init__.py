@@ -1,21 +1,22 @@
 """The `spacy-punct` command line: one module per command, each a thin
 wrapper over the library, as in spaCy's own `spacy/cli/`."""
-from ._util import app
+
 from . import (  # noqa: F401  (each module registers its command, in this order in --help)
-    convert,
-    stats,
-    punctuate,
-    stream,
-    serve,
-    quantize,
-    evaluate,
     benchmark,
-    train,
-    split,
-    tune,
+    convert,
     distill,
-    strip,
+    evaluate,
     install,
+    punctuate,
+    quantize,
+    serve,
+    split,
+    stats,
+    stream,
+    strip,
+    train,
+    tune,
 )
+from ._util import app
 
 __all__ = ["app"]

@@ -1,4 +1,5 @@
 """What the commands share: the app, errors, loading, inputs, outputs, threads."""
+
 import os
 import signal
 import stat
@@ -77,8 +78,13 @@ def load_or_fail(model: str) -> Language:
         fail(str(e))
 
 
-def decision_settings(nlp: Language, keep_existing: Optional[bool] = None, thresholds: Optional[List[str]] = None,
-                      margins: Optional[List[str]] = None, add_marks: Optional[bool] = None) -> DecisionSettings:
+def decision_settings(
+    nlp: Language,
+    keep_existing: Optional[bool] = None,
+    thresholds: Optional[List[str]] = None,
+    margins: Optional[List[str]] = None,
+    add_marks: Optional[bool] = None,
+) -> DecisionSettings:
     """The pipeline's decision settings with those given on the command line."""
     language = language_entry(nlp.lang or "")
     if add_marks is False and not language.cased:
@@ -215,7 +221,9 @@ def prepare_output_folder(folder: Path, *inputs: Path) -> None:
         fail(f"the output {folder} is a file; give a folder, or a name ending in .spacy for one file.")
     for source in inputs:
         if source.is_dir() and folder.resolve().is_relative_to(source.resolve()):
-            fail(f"the output {folder} is inside the input folder {source}: choose a folder outside it (nothing was written).")
+            fail(
+                f"the output {folder} is inside the input folder {source}: choose a folder outside it (nothing was written)."
+            )
     if folder.is_dir() and any(folder.glob("*.spacy")):
         fail(f"the output folder {folder} holds .spacy files already: choose an empty folder (nothing was written).")
     try:
@@ -228,8 +236,10 @@ def prepare_docbin_output(path: Path, *inputs: Optional[Path]) -> None:
     """`prepare_output` for a DocBin, whose name must end in .spacy: spaCy's
     corpus readers find DocBins in a folder by that suffix."""
     if path.suffix != ".spacy":
-        fail(f"the output {path} does not end in .spacy: name it {path.with_suffix('.spacy').name}, "
-             "as spaCy's readers find DocBins by that suffix (nothing was written).")
+        fail(
+            f"the output {path} does not end in .spacy: name it {path.with_suffix('.spacy').name}, "
+            "as spaCy's readers find DocBins by that suffix (nothing was written)."
+        )
     prepare_output(path, *inputs)
 
 
@@ -239,7 +249,13 @@ def prepare_output(path: Optional[Path], *inputs: Optional[Path]) -> None:
     if path is None:
         return
     for source in inputs:
-        if source is not None and str(source) != "-" and path.exists() and source.exists() and os.path.samefile(path, source):
+        if (
+            source is not None
+            and str(source) != "-"
+            and path.exists()
+            and source.exists()
+            and os.path.samefile(path, source)
+        ):
             # the same file by another name too: a hard link or a symbolic one
             fail(f"the output {path} is the input {source} (one file): choose another file (nothing was written).")
     if path.exists() and path.is_dir():

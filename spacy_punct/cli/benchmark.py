@@ -1,4 +1,5 @@
 """`spacy-punct benchmark`: time pipelines side by side."""
+
 import json
 import sys
 from pathlib import Path
@@ -23,7 +24,9 @@ from ._util import (
 @app.command(short_help="Time pipelines side by side: words per second.")
 def benchmark(
     data: Path = typer.Argument(
-        ..., help="A .spacy test set (its bare words cut into lines) or a text file (one document per line).", exists=True
+        ...,
+        help="A .spacy test set (its bare words cut into lines) or a text file (one document per line).",
+        exists=True,
     ),
     models: List[str] = typer.Argument(..., help="Pipeline names or paths, timed side by side."),
     words_per_line: int = typer.Option(40, help="A .spacy test set's words per line (0: whole documents)."),
@@ -32,8 +35,9 @@ def benchmark(
     cpu_precision: str = typer.Option("", help=CPU_PRECISION_HELP),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
     processes: int = typer.Option(
-        1, min=1, help="Worker processes of nlp.pipe (n_process), one torch thread each; with more than 1, "
-        "--threads stays 1.",
+        1,
+        min=1,
+        help="Worker processes of nlp.pipe (n_process), one torch thread each; with more than 1, --threads stays 1.",
     ),
     encoding: Optional[str] = typer.Option(None, help=ENCODING_HELP),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Also write the results as JSON here."),
@@ -67,10 +71,13 @@ def benchmark(
     typer.echo(f"{data}: {len(lines)} lines, {n_words} words; {workers}, batch {batch_size}, best of {rounds}")
     host = machine(set().union(*(int8_weight_bits(nlp) for nlp in pipelines.values())))
     typer.echo(f"CPU: {host['cpu']}; int8 layers' products: {host['int8_products']}")
-    bar = tqdm(total=rounds * len(models), desc="timings", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False)
+    bar = tqdm(
+        total=rounds * len(models), desc="timings", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False
+    )
     try:
-        speeds = compare_speeds(pipelines, lines, batch_size=batch_size, rounds=rounds, progress=bar.update,
-                                n_process=processes)
+        speeds = compare_speeds(
+            pipelines, lines, batch_size=batch_size, rounds=rounds, progress=bar.update, n_process=processes
+        )
     except ValueError as e:
         fail(str(e))
     finally:
@@ -81,8 +88,14 @@ def benchmark(
     typer.echo("\n".join(rows))
     if output:
         result = {
-            "data": str(data), "lines": len(lines), "words": n_words, "threads": threads, "processes": processes,
+            "data": str(data),
+            "lines": len(lines),
+            "words": n_words,
+            "threads": threads,
+            "processes": processes,
             "batch_size": batch_size,
-            "rounds": rounds, "machine": host, "words_per_second": speeds,
+            "rounds": rounds,
+            "machine": host,
+            "words_per_second": speeds,
         }
         output.write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")

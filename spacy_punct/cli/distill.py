@@ -1,4 +1,5 @@
 """`spacy-punct distill`: write a teacher pipeline's class probabilities on training docs."""
+
 from pathlib import Path
 from typing import Iterator, List
 
@@ -7,16 +8,36 @@ from spacy.tokens import Doc, DocBin
 
 from ..threads import DEFAULT_THREADS
 from ..word_records import read_docbins, write_docbin_parts
-from ._util import (GPU_HELP, STRIDE_HELP, THREADS_HELP, WINDOW_HELP, app, apply_transformer_settings, fail, load_or_fail,
-                    prepare_output, prepare_output_folder, progress_bar, set_threads_or_fail, use_gpu_or_fail)
+from ._util import (
+    GPU_HELP,
+    STRIDE_HELP,
+    THREADS_HELP,
+    WINDOW_HELP,
+    app,
+    apply_transformer_settings,
+    fail,
+    load_or_fail,
+    prepare_output,
+    prepare_output_folder,
+    progress_bar,
+    set_threads_or_fail,
+    use_gpu_or_fail,
+)
 
 
 @app.command(short_help="Write a teacher pipeline's class probabilities on training docs.")
 def distill(
     teacher: str = typer.Argument(..., help="The teacher: a pipeline name or path with a punctuator."),
-    input: Path = typer.Argument(..., help="A .spacy file of punctuated training text, or a folder of them.", exists=True),
-    output: Path = typer.Argument(..., help="A folder to write .spacy files of at most --tokens-per-file tokens to (memory stays bounded), or one .spacy file (all docs in memory until written)."),
-    ensemble: List[str] = typer.Option([], help="A further teacher, whose probabilities are averaged with the first's (repeatable)."),
+    input: Path = typer.Argument(
+        ..., help="A .spacy file of punctuated training text, or a folder of them.", exists=True
+    ),
+    output: Path = typer.Argument(
+        ...,
+        help="A folder to write .spacy files of at most --tokens-per-file tokens to (memory stays bounded), or one .spacy file (all docs in memory until written).",
+    ),
+    ensemble: List[str] = typer.Option(
+        [], help="A further teacher, whose probabilities are averaged with the first's (repeatable)."
+    ),
     lowercase: bool = typer.Option(True, help="Show the teacher lower-cased words, as the student's reader does."),
     batch_size: int = typer.Option(8, help="Documents per batch."),
     tokens_per_file: int = typer.Option(500_000, min=1, help="A folder output: tokens per .spacy file."),
@@ -52,8 +73,9 @@ def distill(
             bar.update(1)
             yield doc
 
-    taught = counted(teacher_docs(teachers, read_docbins(input, teachers[0].vocab), lowercase=lowercase,
-                                  batch_size=batch_size))
+    taught = counted(
+        teacher_docs(teachers, read_docbins(input, teachers[0].vocab), lowercase=lowercase, batch_size=batch_size)
+    )
     try:
         if one_file:
             DocBin(docs=taught, store_user_data=True).to_disk(output)

@@ -1,4 +1,5 @@
 """`spacy-punct evaluate`: score a pipeline on test sets."""
+
 import json
 import sys
 from pathlib import Path
@@ -7,7 +8,8 @@ from typing import Optional
 import typer
 from tqdm import tqdm
 
-from ..evaluation import RUN_FILE, evaluate as evaluate_pipeline, run_record
+from ..evaluation import RUN_FILE, run_record
+from ..evaluation import evaluate as evaluate_pipeline
 from ..score_tables import score_table
 from ..threads import DEFAULT_THREADS
 from ._util import (
@@ -28,30 +30,41 @@ from ._util import (
 @app.command(short_help="Score a pipeline on test sets.")
 def evaluate(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
-    data: Path = typer.Argument(..., help="A .spacy test set, or a folder whose .spacy files are test sets.", exists=True),
+    data: Path = typer.Argument(
+        ..., help="A .spacy test set, or a folder whose .spacy files are test sets.", exists=True
+    ),
     output_dir: Optional[Path] = typer.Option(
-        None, "--output-dir", "-o",
+        None,
+        "--output-dir",
+        "-o",
         help="Write <test set>.json and .md here, and run.json (the pipeline, its description and targets): benchmarks/metrics/<run> for the report.",
     ),
     input_case: str = typer.Option(
-        "lower", help="How the input words are written: lower (as most recognisers write), upper, title, or written (as in the test set)."
+        "lower",
+        help="How the input words are written: lower (as most recognisers write), upper, title, or written (as in the test set).",
     ),
     max_length: int = typer.Option(0, help="Cut documents into chunks of this many words (0: whole documents)."),
-    asr_noise: float = typer.Option(0.0, help="Simulate recognition errors: alter this share of the words (see spacy_punct.asr_noise.v1)."),
+    asr_noise: float = typer.Option(
+        0.0, help="Simulate recognition errors: alter this share of the words (see spacy_punct.asr_noise.v1)."
+    ),
     asr_noise_words: bool = typer.Option(
         False, help="The simulated errors put other words of the text in place of the [UNK] placeholder."
     ),
     spoken_numbers: bool = typer.Option(
-        False, help="English: write the numbers as a recogniser does (1995 as nineteen ninety five, 25% as twenty five percent)."
+        False,
+        help="English: write the numbers as a recogniser does (1995 as nineteen ninety five, 25% as twenty five percent).",
     ),
     gold_marks: bool = typer.Option(
-        False, help="Write the test set's marks where the punctuator's decisions go: the truecaser scored with perfect sentence ends."
+        False,
+        help="Write the test set's marks where the punctuator's decisions go: the truecaser scored with perfect sentence ends.",
     ),
     input_marks: bool = typer.Option(
-        False, help="Read each document with its punctuation and add no mark (--case-only): the truecaser scored on punctuated text."
+        False,
+        help="Read each document with its punctuation and add no mark (--case-only): the truecaser scored on punctuated text.",
     ),
     keep_quotes: bool = typer.Option(
-        False, help="Read each document with its quotes, brackets and dashes (the marks no prediction replaces) and punctuate it."
+        False,
+        help="Read each document with its quotes, brackets and dashes (the marks no prediction replaces) and punctuate it.",
     ),
     seed: int = typer.Option(0, help="Seed of the simulated recognition errors."),
     window: int = typer.Option(0, min=0, help=WINDOW_HELP),
@@ -80,9 +93,17 @@ def evaluate(
         bar = tqdm(desc=test_set.name, unit=" words", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False)
         try:
             result = evaluate_pipeline(
-                nlp, test_set, input_case=input_case, max_length=max_length, asr_noise=asr_noise,
-                asr_noise_words=asr_noise_words, spoken_numbers=spoken_numbers, gold_marks=gold_marks, input_marks=input_marks,
-                keep_quotes=keep_quotes, seed=seed,
+                nlp,
+                test_set,
+                input_case=input_case,
+                max_length=max_length,
+                asr_noise=asr_noise,
+                asr_noise_words=asr_noise_words,
+                spoken_numbers=spoken_numbers,
+                gold_marks=gold_marks,
+                input_marks=input_marks,
+                keep_quotes=keep_quotes,
+                seed=seed,
                 progress=bar.update,
             )
         except ValueError as e:

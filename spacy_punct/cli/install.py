@@ -1,9 +1,11 @@
 """`spacy-punct install`: the bundled pipelines as installed spaCy packages."""
+
 from typing import List
 
 import typer
 
-from ..packages import PackageError, install as install_packages
+from ..packages import PackageError
+from ..packages import install as install_packages
 from ._util import app, fail
 
 

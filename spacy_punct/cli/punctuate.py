@@ -1,20 +1,21 @@
 """`spacy-punct punctuate`: punctuate text, records or timed words: files, standard input, Ray."""
+
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
 from .. import textio
-from ..pipelines import PipelineError, load_pipeline
-from ..output_formats import make_writer
 from ..input_formats import check_engine
+from ..output_formats import make_writer
+from ..pipelines import PipelineError, load_pipeline
 from ..text_jobs import punctuated_output
 from ..threads import DEFAULT_THREADS
 from ..timed import RecordError
 from ._util import (
     CPU_PRECISION_HELP,
-    STRIDE_HELP,
     ENCODING_HELP,
+    STRIDE_HELP,
     THREADS_HELP,
     WINDOW_HELP,
     app,
@@ -38,24 +39,51 @@ from ._util import (
 def punctuate(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
     input: Optional[Path] = typer.Argument(None, help="Text file, plain or gzip (default or -: standard input)."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Output file (default or -: stdout), written beside and renamed once whole."),
-    format: str = typer.Option("text", help="Output: text (the punctuated text), jsonl (one JSON record per document), or srt / vtt captions (timed words in JSONL input)."),
-    max_chars: int = typer.Option(84, min=1, help="srt/vtt: characters per cue at most (a cue also ends at each sentence end)."),
+    output: Optional[Path] = typer.Option(
+        None, "--output", "-o", help="Output file (default or -: stdout), written beside and renamed once whole."
+    ),
+    format: str = typer.Option(
+        "text",
+        help="Output: text (the punctuated text), jsonl (one JSON record per document), or srt / vtt captions (timed words in JSONL input).",
+    ),
+    max_chars: int = typer.Option(
+        84, min=1, help="srt/vtt: characters per cue at most (a cue also ends at each sentence end)."
+    ),
     max_seconds: float = typer.Option(7.0, min=0.1, help="srt/vtt: seconds per cue at most."),
-    input_format: Optional[str] = typer.Option(None, help="Input: text (one document per line) or jsonl (records with 'text' or timed 'words'); default: jsonl for a .jsonl, .json or .jsonl.gz file, else text."),
+    input_format: Optional[str] = typer.Option(
+        None,
+        help="Input: text (one document per line) or jsonl (records with 'text' or timed 'words'); default: jsonl for a .jsonl, .json or .jsonl.gz file, else text.",
+    ),
     whole: bool = typer.Option(False, "--whole", help="The whole input is one document (default: one per line)."),
     encoding: Optional[str] = typer.Option(None, help=ENCODING_HELP),
     batch_size: int = typer.Option(64, min=1, help="Documents per batch."),
-    keep_existing: Optional[bool] = typer.Option(None, "--keep-existing/--replace-existing", help="Keep punctuation already in the input, or let predictions replace it (default: as the pipeline says)."),
-    add_marks: Optional[bool] = typer.Option(None, "--add-marks/--case-only", help="Write the predicted marks, or keep the input's punctuation as it is and restore case only (text that is punctuated already; default: as the pipeline says)."),
-    threshold: List[str] = typer.Option([], help="LABEL=P: write LABEL's mark wherever its probability reaches P (repeatable)."),
-    margin: List[str] = typer.Option([], help="LABEL=X: write LABEL's mark only with a relative margin over every other class above X (repeatable)."),
+    keep_existing: Optional[bool] = typer.Option(
+        None,
+        "--keep-existing/--replace-existing",
+        help="Keep punctuation already in the input, or let predictions replace it (default: as the pipeline says).",
+    ),
+    add_marks: Optional[bool] = typer.Option(
+        None,
+        "--add-marks/--case-only",
+        help="Write the predicted marks, or keep the input's punctuation as it is and restore case only (text that is punctuated already; default: as the pipeline says).",
+    ),
+    threshold: List[str] = typer.Option(
+        [], help="LABEL=P: write LABEL's mark wherever its probability reaches P (repeatable)."
+    ),
+    margin: List[str] = typer.Option(
+        [], help="LABEL=X: write LABEL's mark only with a relative margin over every other class above X (repeatable)."
+    ),
     window: int = typer.Option(0, min=0, help=WINDOW_HELP),
     stride: int = typer.Option(0, min=0, help=STRIDE_HELP),
     cpu_precision: str = typer.Option("", help=CPU_PRECISION_HELP),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
-    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="Show words done on stderr (default: when it is a terminal)."),
-    engine: str = typer.Option("local", help="local: this process; ray: an actor pool on Ray (the ray extra; RAY_ADDRESS for a cluster) over JSONL or Parquet records in INPUT, written to the folder -o."),
+    progress: Optional[bool] = typer.Option(
+        None, "--progress/--no-progress", help="Show words done on stderr (default: when it is a terminal)."
+    ),
+    engine: str = typer.Option(
+        "local",
+        help="local: this process; ray: an actor pool on Ray (the ray extra; RAY_ADDRESS for a cluster) over JSONL or Parquet records in INPUT, written to the folder -o.",
+    ),
     workers: int = typer.Option(2, min=1, help="--engine ray: actors, each with its own pipeline."),
 ) -> None:
     """Punctuate text: one document per line (empty lines stay empty, line ends
@@ -81,16 +109,23 @@ def punctuate(
     if engine not in ("local", "ray"):
         fail(f"unknown --engine {engine!r}; choose local or ray.")
     if engine == "ray":
-        options = {"--keep-existing/--replace-existing": keep_existing is not None,
-                    "--add-marks/--case-only": add_marks is not None, "--threshold": bool(threshold),
-                    "--margin": bool(margin), "--window": bool(window), "--stride": bool(stride),
-                    "--cpu-precision": bool(cpu_precision)}
+        options = {
+            "--keep-existing/--replace-existing": keep_existing is not None,
+            "--add-marks/--case-only": add_marks is not None,
+            "--threshold": bool(threshold),
+            "--margin": bool(margin),
+            "--window": bool(window),
+            "--stride": bool(stride),
+            "--cpu-precision": bool(cpu_precision),
+        }
         given = [option for option, is_set in options.items() if is_set]
         if encoding is not None:
             fail("--engine ray reads JSONL (UTF-8) or Parquet records: --encoding would be ignored.")
         if given:
-            fail(f"--engine ray runs the pipeline with its saved settings: {', '.join(given)} would be ignored "
-                 "(save a pipeline with them instead).")
+            fail(
+                f"--engine ray runs the pipeline with its saved settings: {', '.join(given)} would be ignored "
+                "(save a pipeline with them instead)."
+            )
         _punctuate_on_ray(model, input, output, workers, batch_size, threads)
         return
     if not is_standard_stream(output):
@@ -103,11 +138,20 @@ def punctuate(
         reader = open_input(input, encoding, keep_line_ends=format == "text")
     except textio.InputError as e:
         fail(str(e))
-    bar = progress_bar(show_progress(progress, None if is_standard_stream(output) else output), unit=" words", smoothing=0.1)
+    bar = progress_bar(
+        show_progress(progress, None if is_standard_stream(output) else output), unit=" words", smoothing=0.1
+    )
     try:
         with output_file(output) as target:
-            results = punctuated_output(nlp, reader, writer, whole=whole, records=input_format == "jsonl",
-                                        batch_size=batch_size, settings=settings)
+            results = punctuated_output(
+                nlp,
+                reader,
+                writer,
+                whole=whole,
+                records=input_format == "jsonl",
+                batch_size=batch_size,
+                settings=settings,
+            )
             target.write(writer.header())
             for doc, text in results:
                 target.write(text)
@@ -128,8 +172,9 @@ def punctuate(
         fail(f"{reader.error}. The output of the lines before it is written.")
 
 
-def _punctuate_on_ray(model: str, input: Optional[Path], output: Optional[Path], workers: int, batch_size: int,
-                      threads: int) -> None:
+def _punctuate_on_ray(
+    model: str, input: Optional[Path], output: Optional[Path], workers: int, batch_size: int, threads: int
+) -> None:
     """`punctuate --engine ray`: records from files to a folder, on Ray."""
     try:
         from ..distributed import input_format, punctuate_files

@@ -1,4 +1,5 @@
 """`spacy-punct quantize`: save an int8 copy of a transformer pipeline."""
+
 from pathlib import Path
 from typing import List
 
@@ -14,15 +15,18 @@ def quantize(
     output: Path = typer.Argument(..., help="The folder to write the quantized pipeline to (must not exist)."),
     dtype: str = typer.Option("qint8", help="qint8 (int8 linear layers) or float16."),
     weights_storage: str = typer.Option(
-        "float32", help="How the encoder's weights are saved: float32, or int8 (a quarter of the size, one scale per row)."
+        "float32",
+        help="How the encoder's weights are saved: float32, or int8 (a quarter of the size, one scale per row).",
     ),
     keep_float: List[str] = typer.Option(
-        [], help="A regular expression: linear layers whose names match it stay float32, a head's ReLU layer named "
-        "'<component>.relu' (repeatable)."
+        [],
+        help="A regular expression: linear layers whose names match it stay float32, a head's ReLU layer named "
+        "'<component>.relu' (repeatable).",
     ),
     weight_bits: int = typer.Option(
-        7, help="qint8: the weights' bits, 7 (exact int8 products with fbgemm on CPUs without int8 dot-product "
-        "instructions) or 8."
+        7,
+        help="qint8: the weights' bits, 7 (exact int8 products with fbgemm on CPUs without int8 dot-product "
+        "instructions) or 8.",
     ),
 ) -> None:
     """Add an `int8_quantizer` before the transformers: at inference their

@@ -1,4 +1,5 @@
 """`spacy-punct serve`: the punctuation service (the `serve` extra)."""
+
 from pathlib import Path
 from typing import List
 
@@ -17,8 +18,12 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="The address to listen on."),
     port: int = typer.Option(8080, min=0, max=65535, help="The port to listen on."),
     max_queue: int = typer.Option(256, min=1, help="Requests waiting per pipeline; more are answered 503 at once."),
-    batch_items: int = typer.Option(64, min=1, help="Texts or records that one batch gathers from the waiting requests."),
-    batch_wait_ms: float = typer.Option(5.0, min=0.0, help="Milliseconds a batch waits for more requests after its first."),
+    batch_items: int = typer.Option(
+        64, min=1, help="Texts or records that one batch gathers from the waiting requests."
+    ),
+    batch_wait_ms: float = typer.Option(
+        5.0, min=0.0, help="Milliseconds a batch waits for more requests after its first."
+    ),
     max_request_mb: float = typer.Option(8.0, min=0.001, help="The largest request body read, in MB."),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:
@@ -37,7 +42,11 @@ def serve(
         found = resolve_model(model)
         if isinstance(found, str) and not (is_package(found) or Path(found).exists()):
             fail(f"{model!r} is no bundled pipeline ({', '.join(bundled_names())}), installed package or folder.")
-    limits = ServiceLimits(max_queue=max_queue, batch_items=batch_items, batch_wait=batch_wait_ms / 1000,
-                           max_request_bytes=int(max_request_mb * 1_000_000))
+    limits = ServiceLimits(
+        max_queue=max_queue,
+        batch_items=batch_items,
+        batch_wait=batch_wait_ms / 1000,
+        max_request_bytes=int(max_request_mb * 1_000_000),
+    )
     service = create_app(list(models), lambda name: load_pipeline(name, threads=None), limits)
     uvicorn.run(service, host=host, port=port, log_level="warning")

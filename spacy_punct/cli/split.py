@@ -1,4 +1,5 @@
 """`spacy-punct split`: hold out the last documents as a dev set."""
+
 from pathlib import Path
 
 import typer

@@ -1,4 +1,5 @@
 """`spacy-punct stats`: count documents, words and labels of a DocBin."""
+
 from collections import Counter
 from pathlib import Path
 

@@ -1,4 +1,5 @@
 """`spacy-punct stream`: punctuate a live stream of words."""
+
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -22,7 +23,6 @@ from ._util import (
     write_failed,
 )
 
-
 # words of a file read at once: the speed of offline punctuation, each word
 # decided with at least the lookahead's right context
 FILE_READ_AHEAD = 256
@@ -32,18 +32,39 @@ FILE_READ_AHEAD = 256
 def stream(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
     input: Optional[Path] = typer.Argument(None, help="A file of words (default or -: standard input)."),
-    format: str = typer.Option("text", help="Output: text (sentences on lines), jsonl (one committed word per line, with timings), srt or vtt (cues as they complete)."),
-    lookahead: int = typer.Option(4, min=0, help="Words read after a word before it is committed (with --entropy: at most this many)."),
-    entropy: Optional[float] = typer.Option(None, min=0.0, help="Entropy decoding: commit a word once the entropy of its prediction (nats) is at most this."),
-    min_lookahead: int = typer.Option(1, min=0, help="With --entropy: words read after a word before it may be committed."),
+    format: str = typer.Option(
+        "text",
+        help="Output: text (sentences on lines), jsonl (one committed word per line, with timings), srt or vtt (cues as they complete).",
+    ),
+    lookahead: int = typer.Option(
+        4, min=0, help="Words read after a word before it is committed (with --entropy: at most this many)."
+    ),
+    entropy: Optional[float] = typer.Option(
+        None, min=0.0, help="Entropy decoding: commit a word once the entropy of its prediction (nats) is at most this."
+    ),
+    min_lookahead: int = typer.Option(
+        1, min=0, help="With --entropy: words read after a word before it may be committed."
+    ),
     left_context: int = typer.Option(50, min=1, help="Committed words the model still reads."),
     max_chars: int = typer.Option(84, min=1, help="srt/vtt: characters per cue at most."),
     max_seconds: float = typer.Option(7.0, min=0.1, help="srt/vtt: seconds per cue at most."),
-    keep_existing: Optional[bool] = typer.Option(None, "--keep-existing/--replace-existing", help="Keep punctuation already in the words, or let predictions replace it."),
-    add_marks: Optional[bool] = typer.Option(None, "--add-marks/--case-only", help="Write the predicted marks, or keep the words' punctuation and restore case only."),
+    keep_existing: Optional[bool] = typer.Option(
+        None,
+        "--keep-existing/--replace-existing",
+        help="Keep punctuation already in the words, or let predictions replace it.",
+    ),
+    add_marks: Optional[bool] = typer.Option(
+        None,
+        "--add-marks/--case-only",
+        help="Write the predicted marks, or keep the words' punctuation and restore case only.",
+    ),
     threshold: List[str] = typer.Option([], help="LABEL=P (repeatable), as for punctuate."),
     margin: List[str] = typer.Option([], help="LABEL=X (repeatable), as for punctuate."),
-    read_ahead: Optional[int] = typer.Option(None, min=0, help="Words gathered before the model reads them (default: 256 for a file, whose words are all there; 0 for standard input: each line as it comes)."),
+    read_ahead: Optional[int] = typer.Option(
+        None,
+        min=0,
+        help="Words gathered before the model reads them (default: 256 for a file, whose words are all there; 0 for standard input: each line as it comes).",
+    ),
     encoding: Optional[str] = typer.Option(None, help=ENCODING_HELP),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:
@@ -65,7 +86,9 @@ def stream(
     nlp = load_or_fail(model)
     settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks)
     try:
-        policy = EntropyLookahead(entropy, lookahead, min_lookahead) if entropy is not None else FixedLookahead(lookahead)
+        policy = (
+            EntropyLookahead(entropy, lookahead, min_lookahead) if entropy is not None else FixedLookahead(lookahead)
+        )
         streamer = Streamer(nlp, policy, left_context=left_context, settings=settings)
     except ValueError as e:
         fail(str(e))

@@ -1,4 +1,5 @@
 """`spacy-punct strip`: write the gold form of a test set."""
+
 from pathlib import Path
 
 import typer

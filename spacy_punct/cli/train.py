@@ -1,4 +1,5 @@
 """`spacy-punct train`: train a pipeline: spacy train with a time limit."""
+
 import json
 import time
 from pathlib import Path
@@ -52,7 +53,9 @@ def train(
     if end.final is not None:
         summary["final_evaluation"] = end.final
         outcome = "saved as model-best" if end.final["kept"] == "model-last" else "model-best kept"
-        typer.echo(f"model-last scored {end.final['model-last']:.4f} on the dev data against model-best's "
-                   f"{end.final['model-best']:.4f}: {outcome}")
+        typer.echo(
+            f"model-last scored {end.final['model-last']:.4f} on the dev data against model-best's "
+            f"{end.final['model-best']:.4f}: {outcome}"
+        )
     (output / "training.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf8")
     typer.echo(f"Training ended after {minutes:.1f} minutes ({reason}); pipelines in {output}")

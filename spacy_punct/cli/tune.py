@@ -1,4 +1,5 @@
 """`spacy-punct tune`: tune decision thresholds and margins on dev data."""
+
 from pathlib import Path
 
 import typer

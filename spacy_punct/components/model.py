@@ -1,4 +1,5 @@
 """The registered architecture: token vectors -> MLP -> softmax over the labels."""
+
 from typing import Any, Callable, List, Optional, Tuple
 
 from spacy.tokens import Doc
@@ -70,9 +71,7 @@ def _input_width(model: Model, Xs: List[Floats2d]) -> int:
     return max((X.shape[1] for X in Xs), default=0)
 
 
-def _with_empty_docs_forward(
-    model: Model, Xs: List[Floats2d], is_train: bool
-) -> Tuple[List[Floats2d], Callable]:
+def _with_empty_docs_forward(model: Model, Xs: List[Floats2d], is_train: bool) -> Tuple[List[Floats2d], Callable]:
     width = _input_width(model, Xs)
     shapes = [X.shape for X in Xs]
     Xs = [X if X.shape[0] else model.ops.alloc2f(0, width) for X in Xs]

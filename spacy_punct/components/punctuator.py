@@ -1,4 +1,5 @@
 """The `punctuator` pipeline component."""
+
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, cast
 
 import numpy
@@ -13,12 +14,12 @@ from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer
 from thinc.types import Floats2d, Ints2d
 
+from .. import threads  # noqa: F401  (forked workers start with one torch thread)
 from ..align import gold_classes, input_and_reference_marks, on_reference_tokens
 from ..decode import Decisions, DecisionSettings, decode
-from .. import threads  # noqa: F401  (forked workers start with one torch thread)
+from ..downstream import DownstreamCheck, check_downstream_listeners
 from ..extensions import register_extensions, set_token_values
 from ..labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
-from ..downstream import DownstreamCheck, check_downstream_listeners
 from ..rewrite import build_rewritten, plan_rewrite
 from ..word_classifier import (
     ScaledOptimizer,
@@ -208,8 +209,9 @@ class Punctuator(TrainablePipe):
             error_handler(self.name, self, [doc], e)
             return doc  # an error handler that lets the error pass: the doc as it came
 
-    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128,
-             settings: Optional[DecisionSettings] = None) -> Iterator[Doc]:
+    def pipe(
+        self, stream: Iterable[Doc], *, batch_size: int = 128, settings: Optional[DecisionSettings] = None
+    ) -> Iterator[Doc]:
         """Punctuate a stream of docs, under `settings` if given (else the
         component's); yields the rewritten docs when `rewrite`."""
         error_handler = self.get_error_handler()
@@ -231,8 +233,7 @@ class Punctuator(TrainablePipe):
         docs = list(docs)
         if not self.is_initialized:
             raise ValueError(
-                f"The '{self.name}' component is not initialized: train it, or call "
-                "nlp.initialize() before using it."
+                f"The '{self.name}' component is not initialized: train it, or call nlp.initialize() before using it."
             )
         if not any(len(doc) for doc in docs):
             return [self.model.ops.alloc2f(len(doc), len(self.labels)) for doc in docs]
@@ -244,8 +245,9 @@ class Punctuator(TrainablePipe):
         `doc._.punct_probs`."""
         self._annotate(docs, scores)
 
-    def _annotate(self, docs: Iterable[Doc], scores: List[Floats2d],
-                  settings: Optional[DecisionSettings] = None) -> List[Decisions]:
+    def _annotate(
+        self, docs: Iterable[Doc], scores: List[Floats2d], settings: Optional[DecisionSettings] = None
+    ) -> List[Decisions]:
         """Set the annotations; return each doc's decisions."""
         label_set = self.label_set
         settings = self.settings if settings is None else settings
@@ -310,8 +312,9 @@ class Punctuator(TrainablePipe):
             marks = {t._.punct for eg in get_examples() for t in eg.reference if t._.punct}
             self.cfg["labels"] = labels_for_marks(marks)
         label_set = self.label_set
-        initialize_on_sample(self.model, get_examples, lambda eg: gold_classes(eg, label_set), len(self.labels),
-                             self.name)
+        initialize_on_sample(
+            self.model, get_examples, lambda eg: gold_classes(eg, label_set), len(self.labels), self.name
+        )
         if nlp is not None:
             check_downstream_listeners(nlp, self.name)
 

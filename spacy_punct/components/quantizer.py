@@ -13,6 +13,7 @@ it puts the float models back. While quantized, an encoder set to run in
 bfloat16 (`cpu_precision`, see `spacy_punct.layers.autocast`) runs in float32,
 which the quantized layers take. Inference only: training needs the float
 weights."""
+
 import re
 import warnings
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
@@ -74,21 +75,30 @@ def quantized_copy(model: Any, dtype: str = "qint8", keep_float: Sequence[str] =
         return LengthBuckets(int8_copy(model, keep_float, weight_bits))
     kept = [re.compile(pattern) for pattern in keep_float]
     spec = {
-        name for name, module in model.named_modules()
+        name
+        for name, module in model.named_modules()
         if isinstance(module, torch.nn.Linear) and not any(pattern.fullmatch(name) for pattern in kept)
     }
     with warnings.catch_warnings():
         # torch.ao's eager quantization warns of its move to torchao, which is not a dependency
         warnings.simplefilter("ignore", DeprecationWarning)
         return torch.ao.quantization.quantize_dynamic(
-            model, {name: torch.ao.quantization.float16_dynamic_qconfig for name in spec},
-            dtype=torch.float16, inplace=False,
+            model,
+            {name: torch.ao.quantization.float16_dynamic_qconfig for name in spec},
+            dtype=torch.float16,
+            inplace=False,
         )
 
 
 class Int8Quantizer(Pipe):
-    def __init__(self, nlp: Language, name: str = "int8_quantizer", dtype: str = "qint8",
-                 keep_float: Sequence[str] = (), weight_bits: int = 7) -> None:
+    def __init__(
+        self,
+        nlp: Language,
+        name: str = "int8_quantizer",
+        dtype: str = "qint8",
+        keep_float: Sequence[str] = (),
+        weight_bits: int = 7,
+    ) -> None:
         self.nlp = nlp
         self.name = name
         self.dtype = dtype
@@ -165,8 +175,7 @@ class Int8Quantizer(Pipe):
 
     def initialize(self, get_examples=None, *, nlp: Optional[Language] = None) -> None:
         raise ValueError(
-            f"'{self.name}' is for inference: train without it, then add it "
-            "(spacy-punct quantize MODEL OUTPUT)."
+            f"'{self.name}' is for inference: train without it, then add it (spacy-punct quantize MODEL OUTPUT)."
         )
 
     def to_bytes(self, *, exclude=tuple()) -> bytes:
@@ -206,9 +215,7 @@ def storage_overrides(nlp: Language, weights_storage: str) -> Dict[str, Any]:
     return {"components": overrides}
 
 
-def add_quantizer(
-    nlp: Language, dtype: str = "qint8", keep_float: Sequence[str] = (), weight_bits: int = 7
-) -> str:
+def add_quantizer(nlp: Language, dtype: str = "qint8", keep_float: Sequence[str] = (), weight_bits: int = 7) -> str:
     """Add an `int8_quantizer` before the pipeline's first transformer (its
     linear layers matching `keep_float` left in float32, the others' weights
     in `weight_bits` bits); return its name."""

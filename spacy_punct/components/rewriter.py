@@ -1,6 +1,7 @@
 """The `punct_rewriter` pipeline component: the rewrite as the last step of a
 pipeline, so that components between the punctuator and it (a truecaser, an
 NER) can listen to the punctuator's encoder and still see the input doc."""
+
 from typing import Iterable, Iterator, Optional
 
 from spacy.language import Language
@@ -8,8 +9,8 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from spacy.util import minibatch
 
-from ..extensions import register_extensions
 from ..downstream import DownstreamCheck, check_downstream_listeners
+from ..extensions import register_extensions
 from ..rewrite import rewrite_doc
 
 register_extensions()

@@ -9,6 +9,7 @@ marks between them riding along (the encoder reads the marks: pretrained on
 written text, it knows them); on docs of words only the windows are those
 of `strided_spans.v1`.
 """
+
 from functools import partial
 from typing import Callable, Iterable, List, cast
 
@@ -17,7 +18,6 @@ from spacy.util import registry
 from spacy_transformers.span_getters import get_strided_spans
 
 from ..layers.spaces import word_rows
-
 
 # spacy-transformers adds the span_getters registry to spaCy's
 _span_getters = getattr(registry, "span_getters")

@@ -4,6 +4,7 @@ text is no longer the reference's. The punctuator changes the text, so with
 spaCy's tokenizer `nlp.evaluate` and `spacy evaluate` fail on examples of
 natural punctuated text (bare input, punctuated reference) before any
 component is scored (E949: the two texts cannot be aligned)."""
+
 from typing import Any, Callable, Dict, Iterable
 
 from spacy.language import Language

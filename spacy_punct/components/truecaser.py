@@ -3,6 +3,7 @@ UPPER, MIXED), learned from cased reference words, written to
 `token._.truecase`; the punctuator's rewrite (or a `punct_rewriter`) writes it
 into the text. It sits before the punctuator and may listen to the same
 tok2vec or transformer."""
+
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
@@ -17,11 +18,17 @@ from thinc.api import Model
 from thinc.types import Floats2d
 
 from ..align import cased_word_texts, gold_case_classes, sentence_initial_words
-from ..words import token_table
 from ..casing import CASE_LABELS, apply_case, case_label, is_caseless, is_uncasable, written_in_capitals
 from ..extensions import register_extensions, set_token_values
+from ..word_classifier import (
+    check_encoder_ran,
+    default_model,
+    initialize_on_sample,
+    mean_over_words,
+    weighted_cross_entropy,
+)
 from ..word_records import read_docbins
-from ..word_classifier import check_encoder_ran, default_model, initialize_on_sample, mean_over_words, weighted_cross_entropy
+from ..words import token_table
 
 register_extensions()
 
@@ -59,7 +66,11 @@ def make_truecaser(
         punctuator's sentence ends (never `long, But we`).
     """
     return Truecaser(
-        nlp.vocab, model, name, min_form_count=min_form_count, learn_sentence_initial=learn_sentence_initial,
+        nlp.vocab,
+        model,
+        name,
+        min_form_count=min_form_count,
+        learn_sentence_initial=learn_sentence_initial,
         scorer=scorer,
     )
 
@@ -172,8 +183,9 @@ class Truecaser(TrainablePipe):
         else:
             references = read_docbins(forms_corpus, self.vocab)
         self.cfg["forms"] = written_forms(references, self.min_form_count)
-        initialize_on_sample(self.model, get_examples, lambda eg: gold_case_classes(eg, self.labels),
-                             len(self.labels), self.name)
+        initialize_on_sample(
+            self.model, get_examples, lambda eg: gold_case_classes(eg, self.labels), len(self.labels), self.name
+        )
 
     def score(self, examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         validate_examples(examples, "Truecaser.score")

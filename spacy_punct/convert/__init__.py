@@ -1,4 +1,5 @@
 """Converters from source formats to DocBins of natural punctuated text."""
+
 from .common import ConversionError, ConversionStats, ConvertOptions
 from .conllu import convert_conllu
 from .conllup import convert_conllup

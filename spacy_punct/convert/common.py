@@ -1,4 +1,5 @@
 """What every converter shares: reading damaged files, and the summary."""
+
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,15 +65,19 @@ class ConversionStats:
     def warning(self) -> Optional[str]:
         """What a user should know about the corpus written, if anything."""
         if self.words and not any(n for label, n in self.labels.items() if label != EMPTY):
-            return ("warning: no word is followed by a mark, so a punctuator trained on this corpus learns to write "
-                    "none: convert punctuated text (the converter reads the marks written in it).")
+            return (
+                "warning: no word is followed by a mark, so a punctuator trained on this corpus learns to write "
+                "none: convert punctuated text (the converter reads the marks written in it)."
+            )
         return None
 
     def summary(self) -> str:
         lines = [f"documents: {self.documents}", f"words: {self.words}"]
         lines += [f"{label}: {n}" for label, n in sorted(self.labels.items()) if n]
         if self.invalid_bytes:
-            lines.append(f"undecodable characters replaced by U+FFFD: {self.invalid_bytes} (--encoding names another encoding)")
+            lines.append(
+                f"undecodable characters replaced by U+FFFD: {self.invalid_bytes} (--encoding names another encoding)"
+            )
         lines += [f"skipped {what}: {n}" for what, n in sorted(self.skipped.items())]
         lines += [f"skipped file: {name}" for name in self.skipped_files]
         return "\n".join(lines)

@@ -1,5 +1,6 @@
 """CoNLL-U treebanks (Universal Dependencies): the surface text with the
 treebank's own tokens and its PUNCT tags."""
+
 from pathlib import Path
 from typing import Iterator, List, Optional, Tuple
 
@@ -12,9 +13,7 @@ from .common import ConversionError, ConversionStats, ConvertOptions, input_file
 Token = Tuple[str, bool, bool]  # text, space after, is punctuation
 
 
-def convert_conllu(
-    path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions
-) -> Iterator[Doc]:
+def convert_conllu(path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions) -> Iterator[Doc]:
     """One Doc per `# newdoc`; without such marks, consecutive sentences are
     grouped into docs of at least `options.doc_length` words."""
     vocab = nlp.vocab
@@ -57,9 +56,7 @@ def _sentences(text: str, path: Path) -> Iterator[Tuple[List[Token], bool]]:
             continue
         columns = line.split("\t")
         if len(columns) != 10:
-            raise ConversionError(
-                f"{path}:{number}: not CoNLL-U (10 tab-separated columns expected): {line[:80]!r}"
-            )
+            raise ConversionError(f"{path}:{number}: not CoNLL-U (10 tab-separated columns expected): {line[:80]!r}")
         index, form, upos, misc = columns[0], columns[1], columns[3], columns[9]
         space = "SpaceAfter=No" not in misc.split("|")
         if "." in index:  # empty node

@@ -2,6 +2,7 @@
 that record no spacing (NYTK-NerKor): the FORM and UPOS columns, marks
 written onto the word before them, opening brackets and quotes onto the word
 after."""
+
 from pathlib import Path
 from typing import Iterator, List, Tuple
 

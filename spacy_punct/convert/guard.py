@@ -1,6 +1,7 @@
 """The contamination guard: documents that share word 8-grams with a test
 set are dropped before they can be trained on; the same index finds
 near-duplicate documents inside one corpus."""
+
 import re
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
@@ -61,7 +62,9 @@ class ContaminationGuard:
             self.indexes[name] = index
 
     @classmethod
-    def from_docbins(cls, paths: Sequence[Path], vocab: Vocab, max_share: float = DEFAULT_MAX_SHARE) -> "ContaminationGuard":
+    def from_docbins(
+        cls, paths: Sequence[Path], vocab: Vocab, max_share: float = DEFAULT_MAX_SHARE
+    ) -> "ContaminationGuard":
         """A guard against the documents of DocBin files (converted test sets)."""
         test_sets = {}
         for path in paths:
@@ -72,7 +75,9 @@ class ContaminationGuard:
                 docs = DocBin().from_disk(path).get_docs(vocab)
                 test_sets[path.name] = [doc.text for doc in docs]
             except Exception:  # a file that is not a DocBin
-                raise ConversionError(f"{path} is not a DocBin (.spacy) test set: write one with `spacy-punct convert`.") from None
+                raise ConversionError(
+                    f"{path} is not a DocBin (.spacy) test set: write one with `spacy-punct convert`."
+                ) from None
         return cls(test_sets, max_share)
 
     def check(self, text: str) -> Optional[Tuple[str, float]]:

@@ -1,4 +1,5 @@
 """IWSLT mteval XML (`<doc docid>` / `<seg>`), cased and punctuated."""
+
 import html
 import re
 from pathlib import Path
@@ -14,9 +15,7 @@ _SEG = re.compile(r"<seg\b[^>]*>(.*?)</seg>", re.S | re.I)
 _TAG = re.compile(r"<[^>]+>")
 
 
-def convert_iwslt_xml(
-    path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions
-) -> Iterator[Doc]:
+def convert_iwslt_xml(path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions) -> Iterator[Doc]:
     """One Doc per `<doc>`: its segments joined by spaces, tokenised by the
     language's tokenizer."""
     for file in input_files(path, options.glob or "*.xml"):

@@ -1,5 +1,6 @@
 """JSON lists of records with a sentence in one field (HuSST: {"id", "Sent",
 "label"}): one Doc per sentence, read with the language's tokenizer."""
+
 import json
 from pathlib import Path
 from typing import Iterator
@@ -22,8 +23,9 @@ def convert_json_sentences(path: Path, nlp: Language, stats: ConversionStats, op
         for number, record in enumerate(records, start=1):
             text = record.get(options.field) if isinstance(record, dict) else None
             if not isinstance(text, str):
-                raise ConversionError(f"{file}: record {number} has no text field {options.field!r} "
-                                      "(--field names it).")
+                raise ConversionError(
+                    f"{file}: record {number} has no text field {options.field!r} (--field names it)."
+                )
             text = " ".join(text.split())
             if text:
                 doc = nlp.make_doc(text)

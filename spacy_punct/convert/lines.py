@@ -1,6 +1,7 @@
 """Text of one sentence a line in any language (the Bangla side of parallel
 corpora): documents of consecutive lines, about `doc_length` words each, so
 that the contamination guard judges a passage rather than a whole file."""
+
 from pathlib import Path
 from typing import Iterator, List
 

@@ -1,6 +1,7 @@
 """A corpus prepared from the language registry's list of its files: each
 converted from its asset, guarded against the test sets written before it,
 and the dev split held out where the registry says so."""
+
 import tempfile
 import zipfile
 from dataclasses import dataclass
@@ -40,7 +41,9 @@ def split_off_dev(docs: Sequence[T], dev_fraction: float) -> Tuple[List[T], List
     return list(docs[:-n_dev]), list(docs[-n_dev:])
 
 
-def prepare_corpus(name: str, assets: Path, corpus: Path = Path("corpus"), project: Path = Path(".")) -> Iterator[PreparedFile]:
+def prepare_corpus(
+    name: str, assets: Path, corpus: Path = Path("corpus"), project: Path = Path(".")
+) -> Iterator[PreparedFile]:
     """Write corpus `name` (a language code or a corpus of the registry's
     `CORPORA`) to `corpus/<name>/`, step by step; a step whose asset was not
     fetched is skipped unless the registry requires it."""

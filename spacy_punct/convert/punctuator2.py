@@ -2,6 +2,7 @@
 tokens of their own, `,COMMA .PERIOD ?QUESTIONMARK !EXCLAMATIONMARK :COLON
 ;SEMICOLON -DASH`, and in its pause-annotated data `<sil=0.250>` between
 words."""
+
 import re
 from pathlib import Path
 from typing import Iterator, List
@@ -10,8 +11,8 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..labels import LABEL_MARKS, ends_sentence
-from .common import ConversionError, ConversionStats, ConvertOptions, input_files, read_text
 from ..languages import language_rules
+from .common import ConversionError, ConversionStats, ConvertOptions, input_files, read_text
 from .tokens import build_doc
 
 MARK_TOKENS = {

@@ -2,6 +2,7 @@
 translator's header skipped, subtitle lines joined, HTML entities decoded,
 sound notes such as `(Laughter)` and speaker labels such as `CA:` removed, as
 the IWSLT release removed them."""
+
 import html
 import re
 from pathlib import Path
@@ -23,8 +24,10 @@ _SONG = "♫♪"
 # a note: parentheses whose text starts with a capital ((Laughter), (Audience: Yes.), (In Chinese))
 _NOTE = re.compile(r"\(\s*[A-Z][^()]{0,80}\)")
 # a speaker's label opening a line: initials or a role
-_SPEAKER = re.compile(r"^\s*(?:[A-Z]{1,3}|Audience|Man|Woman|Men|Women|Boy|Girl|Child|Kids|Narrator|Voice|"
-                      r"Host|Interviewer|Announcer|Video|Audio|Moderator|Student|Students)(?: ?\d)?\s?:\s")
+_SPEAKER = re.compile(
+    r"^\s*(?:[A-Z]{1,3}|Audience|Man|Woman|Men|Women|Boy|Girl|Child|Kids|Narrator|Voice|"
+    r"Host|Interviewer|Announcer|Video|Audio|Moderator|Student|Students)(?: ?\d)?\s?:\s"
+)
 _SPACES = re.compile(r"\s+")
 _SPACE_BEFORE_MARK = re.compile(r"\s+([,.?!;:])")
 _MARK = re.compile(r"[,.?!;:]")

@@ -1,4 +1,5 @@
 """Plain punctuated text in any language."""
+
 import re
 from pathlib import Path
 from typing import Iterator
@@ -9,9 +10,7 @@ from spacy.tokens import Doc
 from .common import ConversionStats, ConvertOptions, input_files, read_text
 
 
-def convert_text(
-    path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions
-) -> Iterator[Doc]:
+def convert_text(path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions) -> Iterator[Doc]:
     """One Doc per file, or per blank-line-separated block with `options.blocks`;
     line breaks inside a document become spaces."""
     for file in input_files(path, options.glob or "*.txt"):

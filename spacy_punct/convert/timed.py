@@ -3,6 +3,7 @@
 whose words are written with their punctuation and case (`"trip?"`). One Doc
 per record; every token keeps its word's timings in `token._.start_time` and
 `token._.end_time`, which the pause features read."""
+
 from pathlib import Path
 from typing import Iterator
 

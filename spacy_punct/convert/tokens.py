@@ -1,4 +1,5 @@
 """`word<TAB>LABEL` lists (IWSLT LREC release, the Bangla corpus of Alam et al.)."""
+
 from pathlib import Path
 from typing import Iterator, List, Tuple
 
@@ -35,9 +36,7 @@ def parse_line(line: str, number: int, path: Path) -> Tuple[str, str]:
     return word.strip(), LABEL_MARKS[label]
 
 
-def convert_tokens(
-    path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions
-) -> Iterator[Doc]:
+def convert_tokens(path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions) -> Iterator[Doc]:
     """One Doc per blank-line-separated block, cut after the first sentence end
     past `options.doc_length` words. Lines whose word is empty are skipped with
     their label; clitics (`it 's`, `do n't`) are joined to the word before them.

@@ -1,4 +1,5 @@
 """Registered layers, one per module."""
+
 from .autocast import build_transformer_model
 from .bilstm import build_bilstm_encoder
 from .lowercase import build_lowercase_embed

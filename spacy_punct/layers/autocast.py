@@ -12,6 +12,7 @@ which is why the default, "auto", autocasts only where the CPU has them.
 Outputs are returned in float32, and the weights stay float32: a pipeline
 trained either way loads and runs either way.
 """
+
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from spacy.language import Language
@@ -25,10 +26,10 @@ CPU_PRECISIONS = ("auto", "bfloat16", "float32")
 def build_transformer_model(
     name: str,
     get_spans: Callable,
-    tokenizer_config: Dict[str, Any] = {},
-    transformer_config: Dict[str, Any] = {},
+    tokenizer_config: Optional[Dict[str, Any]] = None,
+    transformer_config: Optional[Dict[str, Any]] = None,
     mixed_precision: bool = False,
-    grad_scaler_config: Dict[str, Any] = {},
+    grad_scaler_config: Optional[Dict[str, Any]] = None,
     cpu_precision: str = "auto",
     weights_storage: str = "float32",
     word_marker: Optional[str] = None,
@@ -48,7 +49,14 @@ def build_transformer_model(
     from .stored_weights import store_weights
     from .word_markers import word_marked_transformer_model
 
-    args = (name, get_spans, tokenizer_config, transformer_config, mixed_precision, grad_scaler_config)
+    args = (
+        name,
+        get_spans,
+        tokenizer_config or {},
+        transformer_config or {},
+        mixed_precision,
+        grad_scaler_config or {},
+    )
     model = TransformerModel(*args) if word_marker is None else word_marked_transformer_model(word_marker, *args)
     limit_window_pieces(model)
     store_weights(model, weights_storage)
@@ -91,7 +99,9 @@ def set_cpu_precision(nlp: Language, cpu_precision: str) -> List[str]:
     if not names:
         raise ValueError("The pipeline has no transformer, so it has no encoder precision to set.")
     if "int8_quantizer" in nlp.pipe_names:
-        raise ValueError("The pipeline is quantized: its int8 layers run in float32 (load it without its int8_quantizer).")
+        raise ValueError(
+            "The pipeline is quantized: its int8 layers run in float32 (load it without its int8_quantizer)."
+        )
     for layer in hf_layers(nlp):
         if "cpu_autocast" in layer.attrs:
             layer.attrs["cpu_autocast"] = dtype

@@ -15,13 +15,14 @@ the padded batch, the backward one over every doc reversed within its own
 length: the padding comes after each doc's tokens in both directions, so the
 outputs and gradients are those of the packed run (which other devices take).
 """
+
 from typing import Callable, List, Tuple, cast
 
 import torch
 from spacy.util import registry
-from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 from thinc.api import ArgsKwargs, Model, PyTorchWrapper, noop, torch2xp, with_padded, xp2torch
 from thinc.types import Floats2d, Floats3d, Padded
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from .torch_updates import update_in_place
 

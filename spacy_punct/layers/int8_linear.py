@@ -24,16 +24,16 @@ that cost more than the integer products themselves, so each is done in as
 few passes as torch allows, and the layers of a model share their last
 quantized input: a BERT's query, key and value layers read the same tensor,
 which is quantized once for the three."""
+
 import copy
 import functools
 import re
 import time
 import warnings
 import weakref
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 import torch
-
 
 INPUT_LEVELS = 127  # an input row is quantized to integers in [-127, 127]
 WEIGHT_BITS = (7, 8)
@@ -111,8 +111,10 @@ def packed_weight(weight_t: torch.Tensor) -> Any:
         # torch warns that its quantized tensors are to be replaced; the packed weight is one
         warnings.simplefilter("ignore")
         quantized = torch._make_per_channel_quantized_tensor(
-            weight_t.t().contiguous(), torch.ones(out_features, dtype=torch.float64),
-            torch.zeros(out_features, dtype=torch.int64), 0,
+            weight_t.t().contiguous(),
+            torch.ones(out_features, dtype=torch.float64),
+            torch.zeros(out_features, dtype=torch.int64),
+            0,
         )
         return torch.ops.quantized.linear_prepack(quantized, None)
 

@@ -6,6 +6,7 @@ BLAS, which runs on one thread (see `spacy_punct.threads`). In int8 it runs
 as the encoder's linear layers do (`layers.int8_linear`: each row of the input
 quantized on its own, so a text's numbers do not depend on its batch), in
 torch at the pipeline's threads."""
+
 from typing import Callable, Optional, Tuple
 
 import numpy

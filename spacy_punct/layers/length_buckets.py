@@ -11,6 +11,7 @@ probability moved by 0.024). Here the windows of a batch are run in groups of
 the same length rounded up to `step` pieces, each group padded to exactly
 that length: a window is computed in the same shapes in any batch.
 """
+
 from typing import Any, Dict, Optional
 
 import torch
@@ -37,7 +38,9 @@ class LengthBuckets(torch.nn.Module):
         plain = attention_mask is None or kwargs.get("output_hidden_states") or kwargs.get("output_attentions")
         lengths = attention_mask.sum(dim=1).long() if attention_mask is not None else None
         if plain or attention_mask is None or lengths is None or not _right_padded(attention_mask, lengths):
-            return self.model(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids, **kwargs)
+            return self.model(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids, **kwargs
+            )
         sizes = (lengths + self.step - 1) // self.step * self.step
         n_rows, width = input_ids.shape
         pad = getattr(self.model.config, "pad_token_id", None) or 0

@@ -10,6 +10,7 @@ every token the norm it had in training, not one set by the tokenizer's
 exceptions (`n't` -> `not`). The input doc, and the case the rewrite keeps
 from it, are untouched.
 """
+
 from typing import Callable, List, Tuple
 
 from spacy.attrs import LOWER, ORTH, SPACY

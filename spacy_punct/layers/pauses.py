@@ -3,6 +3,7 @@ speech-aware punctuators): per token, a one-hot vector of the silence after
 it, bucketed by `thresholds` in seconds, with one more column for "no timing
 known". Tokens of one word (`did`, `n't`) share the word's timings; the pause
 after a word is the next word's start minus its end."""
+
 from typing import Callable, List, Sequence, Tuple, cast
 
 import numpy

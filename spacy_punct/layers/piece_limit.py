@@ -12,6 +12,7 @@ neighbours in full. Windows within the limit (the common case) are read as
 the span getter made them, at the cost of one look at the batch's shape, so
 a doc's windows never depend on the other docs in its batch.
 """
+
 import warnings
 from typing import Any, Callable, List, Optional, Tuple
 
@@ -98,12 +99,18 @@ def fit_window(span: Span, n_pieces: int, count: PieceCounter, limit: int) -> Li
     if len(words) < 2:
         warnings.warn(
             f"A word of {n_pieces} word pieces is more than the encoder reads at once ({limit}): "
-            f"it is read from its first pieces ({span.text[:40]!r}…)."
+            f"it is read from its first pieces ({span.text[:40]!r}…).",
+            stacklevel=2,
         )
         return [span]
     sizes = count([span.doc[i].text for i in words])
     at = max(range(len(words)), key=sizes.__getitem__)
-    cuts = [span.start] + ([words[at - 1] + 1] if at else []) + ([words[at + 1]] if at + 1 < len(words) else []) + [span.end]
+    cuts = (
+        [span.start]
+        + ([words[at - 1] + 1] if at else [])
+        + ([words[at + 1]] if at + 1 < len(words) else [])
+        + [span.end]
+    )
     parts = [span.doc[start:end] for start, end in zip(cuts, cuts[1:])]
     fitted = []
     for part, n in zip(parts, count([part.text for part in parts])):

@@ -12,6 +12,7 @@ a treebank tags them so). With these layers every whitespace token and
 every such mark gets a zero row, and every word the vectors and predictions
 it would get without them.
 """
+
 from typing import Callable, List, Optional, Tuple, cast
 
 import numpy
@@ -45,7 +46,9 @@ def not_word_tokens(doc: Doc) -> Optional[numpy.ndarray]:
     columns = doc.to_array([IS_SPACE, IS_PUNCT, ORTH, IS_ASCII])
     hidden = columns[:, 0] != 0
     strings = doc.vocab.strings
-    for i in numpy.flatnonzero(columns[:, 1]).tolist():  # spaCy's flag first: such a mark is made of punctuation characters
+    for i in numpy.flatnonzero(
+        columns[:, 1]
+    ).tolist():  # spaCy's flag first: such a mark is made of punctuation characters
         hidden[i] = hidden[i] or is_unread_mark(strings[int(columns[i, 2])])
     for i in numpy.flatnonzero(columns[:, 3] == 0).tolist():  # and format characters are not ASCII
         hidden[i] = hidden[i] or is_invisible(strings[int(columns[i, 2])])

@@ -15,6 +15,7 @@ The shim also builds the model it loads from the class its config names
 (`BertModel` for "bert"), not through `AutoModel.from_config`, which first
 imports every model type transformers knows: 0.9 s of each pipeline's load.
 """
+
 import contextlib
 from io import BytesIO
 from typing import Any, Dict
@@ -144,4 +145,3 @@ def _save(state: Dict[str, Any]) -> bytes:
     buffer = BytesIO()
     torch.save(state, buffer)
     return buffer.getvalue()
-

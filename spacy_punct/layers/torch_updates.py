@@ -22,12 +22,13 @@ threads: 146 of 180 documents came out other than from one thread). Here
 `predict` leaves the module in eval mode, and `begin_update` puts it in train
 mode as thinc's does.
 """
+
 from typing import Any, cast
 
 import torch
 from thinc.api import ArgsKwargs, Model, Optimizer, torch2xp, xp2torch
-from thinc.types import FloatsXd
 from thinc.shims.pytorch import PyTorchShim
+from thinc.types import FloatsXd
 
 
 class InPlaceUpdates:

@@ -11,6 +11,7 @@ one marker, or one per part of a token the pre-tokenizer splits (`don't`).
 Windows get longer (a marker per word), so fewer words fit the encoder's
 limit, which `piece_limit` counts with the markers.
 """
+
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy
@@ -24,7 +25,9 @@ class WordMarkingTokenizer:
 
     def __init__(self, tokenizer: Any, marker: str) -> None:
         if not getattr(tokenizer, "is_fast", False):
-            raise ValueError(f"A word marker needs a fast tokenizer (tokenizer_config use_fast = true), not {type(tokenizer).__name__}.")
+            raise ValueError(
+                f"A word marker needs a fast tokenizer (tokenizer_config use_fast = true), not {type(tokenizer).__name__}."
+            )
         marker_id = tokenizer.convert_tokens_to_ids(marker)
         if marker_id is None or (marker_id == tokenizer.unk_token_id and marker != tokenizer.unk_token):
             raise ValueError(f"The word marker {marker!r} is not a piece of the tokenizer's vocabulary.")
@@ -36,13 +39,25 @@ class WordMarkingTokenizer:
             raise AttributeError(name)
         return getattr(self.tokenizer, name)
 
-    def __call__(self, texts: List[str], *, add_special_tokens: bool = True, return_tensors: Optional[str] = None,
-                 padding: Any = False, **kwargs: Any) -> BatchEncoding:
+    def __call__(
+        self,
+        texts: List[str],
+        *,
+        add_special_tokens: bool = True,
+        return_tensors: Optional[str] = None,
+        padding: Any = False,
+        **kwargs: Any,
+    ) -> BatchEncoding:
         """The encoding of `texts` with the markers, as the wrapped tokenizer
         returns it with offsets (`padding` "longest" or none, `return_tensors`
         "np" or none); other arguments are ignored."""
-        encoding = self.tokenizer(texts, add_special_tokens=add_special_tokens, return_offsets_mapping=True,
-                                  return_attention_mask=True, verbose=False)
+        encoding = self.tokenizer(
+            texts,
+            add_special_tokens=add_special_tokens,
+            return_offsets_mapping=True,
+            return_attention_mask=True,
+            verbose=False,
+        )
         rows = [self._mark(encoding, i) for i in range(len(texts))]
         data: Dict[str, Any] = {
             "input_ids": [ids for ids, _, _ in rows],
@@ -54,8 +69,12 @@ class WordMarkingTokenizer:
         data["attention_mask"] = [[1] * len(ids) for ids in data["input_ids"]]
         if padding:
             width = max((len(ids) for ids in data["input_ids"]), default=0)
-            fill = {"input_ids": self.tokenizer.pad_token_id, "token_type_ids": self.tokenizer.pad_token_type_id,
-                    "attention_mask": 0, "offset_mapping": (0, 0)}
+            fill = {
+                "input_ids": self.tokenizer.pad_token_id,
+                "token_type_ids": self.tokenizer.pad_token_type_id,
+                "attention_mask": 0,
+                "offset_mapping": (0, 0),
+            }
             for key in data:
                 data[key] = [row + [fill[key]] * (width - len(row)) for row in data[key]]
         if return_tensors == "np":

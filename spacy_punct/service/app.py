@@ -3,6 +3,7 @@ records, a recogniser's JSON) through one `Batcher` per pipeline,
 `WebSocket /stream` (a `Streamer` per connection), `GET /health`,
 `GET /models` and the page at `/`. Every error is one line of JSON:
 {"error": "..."}, with its status."""
+
 import json
 import threading
 from dataclasses import dataclass
@@ -43,8 +44,9 @@ class ServiceError(Exception):
         self.message = message
 
 
-def create_app(models: Sequence[str], load: Callable[[str], Language],
-               limits: ServiceLimits = ServiceLimits()) -> FastAPI:
+def create_app(
+    models: Sequence[str], load: Callable[[str], Language], limits: ServiceLimits = ServiceLimits()
+) -> FastAPI:
     """The application serving the pipelines named `models`, each loaded
     once by `load` on a thread of its own when the application starts:
     `/health` answers 503 until every one is loaded."""
@@ -56,8 +58,12 @@ def create_app(models: Sequence[str], load: Callable[[str], Language],
         try:
             for name in models:
                 nlp = load(name)
-                batchers[name] = Batcher(_processor(nlp), max_queue=limits.max_queue, max_items=limits.batch_items,
-                                         max_wait=limits.batch_wait)
+                batchers[name] = Batcher(
+                    _processor(nlp),
+                    max_queue=limits.max_queue,
+                    max_items=limits.batch_items,
+                    max_wait=limits.batch_wait,
+                )
                 pipelines[name] = nlp
         except Exception as e:  # shown by /health
             state["error"] = str(e)
@@ -98,9 +104,17 @@ def create_app(models: Sequence[str], load: Callable[[str], Language],
 
     @app.get("/models")
     async def list_models() -> Dict[str, Any]:
-        return {"models": [{"name": name, "loaded": name in pipelines,
-                            "pipeline": pipelines[name].pipe_names if name in pipelines else None,
-                            "lang": pipelines[name].lang if name in pipelines else None} for name in models]}
+        return {
+            "models": [
+                {
+                    "name": name,
+                    "loaded": name in pipelines,
+                    "pipeline": pipelines[name].pipe_names if name in pipelines else None,
+                    "lang": pipelines[name].lang if name in pipelines else None,
+                }
+                for name in models
+            ]
+        }
 
     @app.get("/", response_class=HTMLResponse)
     async def page() -> str:
@@ -128,9 +142,18 @@ def create_app(models: Sequence[str], load: Callable[[str], Language],
         try:
             _, nlp = pipeline(websocket.query_params.get("model", models[0]))
             lookahead = _whole_number(websocket.query_params.get("lookahead", "4"), "lookahead", limits.max_lookahead)
-            streamer = Streamer(nlp, FixedLookahead(lookahead), settings=request_settings(nlp, {
-                key: json.loads(value) for key, value in websocket.query_params.items()
-                if key in ("keep_existing", "add_marks")}))
+            streamer = Streamer(
+                nlp,
+                FixedLookahead(lookahead),
+                settings=request_settings(
+                    nlp,
+                    {
+                        key: json.loads(value)
+                        for key, value in websocket.query_params.items()
+                        if key in ("keep_existing", "add_marks")
+                    },
+                ),
+            )
         except (ServiceError, ValueError) as e:
             await websocket.send_json({"error": getattr(e, "message", str(e))})
             await websocket.close(code=1008)
@@ -219,7 +242,9 @@ def _items(body: Mapping[str, Any], max_items: int) -> Tuple[str, List[Any]]:
     elif any(key in body for key in ("segments", "result", "words")):
         kind, items = "records", [{key: value for key, value in body.items() if key not in _OPTIONS}]
     else:
-        raise ServiceError(400, 'give "texts" (a list of strings), "records" (a list of objects) or a recogniser\'s JSON.')
+        raise ServiceError(
+            400, 'give "texts" (a list of strings), "records" (a list of objects) or a recogniser\'s JSON.'
+        )
     if len(items) > max_items:
         raise ServiceError(413, f"{len(items)} {kind} in one request; at most {max_items}.")
     return kind, items
@@ -257,5 +282,17 @@ def _whole_number(value: str, name: str, largest: int) -> int:
 
 
 def _committed(words: List[Any]) -> List[Dict[str, Any]]:
-    return [{"index": w.index, "word": w.word, "text": w.text, "mark": w.mark, "sentence_start": w.sentence_start,
-             "sentence_end": w.sentence_end, "start": w.start, "end": w.end, "closes": w.closes} for w in words]
+    return [
+        {
+            "index": w.index,
+            "word": w.word,
+            "text": w.text,
+            "mark": w.mark,
+            "sentence_start": w.sentence_start,
+            "sentence_end": w.sentence_end,
+            "start": w.start,
+            "end": w.end,
+            "closes": w.closes,
+        }
+        for w in words
+    ]

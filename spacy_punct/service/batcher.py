@@ -1,5 +1,6 @@
 """Dynamic batching for a service: requests from many clients punctuated
 together by one worker thread per pipeline, behind a bounded queue."""
+
 import queue
 import threading
 import time
@@ -29,8 +30,14 @@ class Batcher:
     refuses more at once with `QueueFull`, so memory stays bounded under any
     load. `close` lets the jobs taken finish and refuses new ones."""
 
-    def __init__(self, process: Callable[[List[Job]], List[Any]], *, max_queue: int = 64, max_items: int = 64,
-                 max_wait: float = 0.005) -> None:
+    def __init__(
+        self,
+        process: Callable[[List[Job]], List[Any]],
+        *,
+        max_queue: int = 64,
+        max_items: int = 64,
+        max_wait: float = 0.005,
+    ) -> None:
         self.process = process
         self.max_items = max_items
         self.max_wait = max_wait

@@ -1,5 +1,6 @@
 """The service run on a thread of this process, for tests and scripts:
 `with running_service(["en"]) as url: ...`."""
+
 import socket
 import threading
 import time
@@ -14,8 +15,9 @@ from .app import ServiceLimits, create_app
 
 
 @contextmanager
-def running_service(models: Sequence[str], limits: ServiceLimits = ServiceLimits(),
-                    timeout: float = 300.0) -> Iterator[str]:
+def running_service(
+    models: Sequence[str], limits: ServiceLimits = ServiceLimits(), timeout: float = 300.0
+) -> Iterator[str]:
     """The service of `models` on a free loopback port, ready (its /health
     answers 200); yields its address and stops it on leaving."""
     with socket.socket() as probe:

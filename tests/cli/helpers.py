@@ -1,5 +1,6 @@
 """What the command-line tests share: the runner, a trained pipeline on disk,
 timed recogniser lines."""
+
 import json
 
 from typer.testing import CliRunner
@@ -17,5 +18,7 @@ def model_folder(trained, tmp_path) -> str:
 
 def timed_lines(text, offset=0.0):
     """A recogniser's JSON lines for the words of `text`, half a second apart."""
-    return [json.dumps({"word": w, "start": offset + i * 0.5, "end": offset + i * 0.5 + 0.4, "conf": 1.0})
-            for i, w in enumerate(text.split())]
+    return [
+        json.dumps({"word": w, "start": offset + i * 0.5, "end": offset + i * 0.5 + 0.4, "conf": 1.0})
+        for i, w in enumerate(text.split())
+    ]

@@ -1,4 +1,5 @@
 """The command line as a whole: help, entry points, registered functions, options every command shares."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -24,8 +25,19 @@ def test_console_script_is_installed():
     assert result.returncode == 0 and "punctuate" in result.stdout
 
 
-REGISTRIES = ("architectures", "readers", "scorers", "augmenters", "callbacks", "misc", "span_getters", "layers",
-              "schedules", "batchers", "loggers")
+REGISTRIES = (
+    "architectures",
+    "readers",
+    "scorers",
+    "augmenters",
+    "callbacks",
+    "misc",
+    "span_getters",
+    "layers",
+    "schedules",
+    "batchers",
+    "loggers",
+)
 
 
 def _registered_here():
@@ -33,8 +45,9 @@ def _registered_here():
     import importlib
     import pkgutil
 
-    import spacy_punct
     from spacy.util import registry
+
+    import spacy_punct
 
     for module in pkgutil.walk_packages(spacy_punct.__path__, "spacy_punct."):
         if not module.name.startswith(("spacy_punct.cli", "spacy_punct.__main__", "spacy_punct.models")):
@@ -101,8 +114,8 @@ def test_encoding_reads_legacy_text_on_every_reading_command(trained, tmp_path):
     result = runner.invoke(app, ["convert", "tokens", str(words), str(out), "--encoding", "latin-1"])
     assert result.exit_code == 0, result.output
     assert "undecodable" not in result.output
-    from spacy.tokens import DocBin
     import spacy
+    from spacy.tokens import DocBin
 
     assert [d.text for d in DocBin().from_disk(out).get_docs(spacy.blank("en").vocab)] == ["déjà, vu."]
 

@@ -1,4 +1,5 @@
 """`spacy-punct benchmark`."""
+
 import json
 
 import spacy

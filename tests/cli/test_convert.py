@@ -1,4 +1,5 @@
 """`spacy-punct convert`."""
+
 from spacy_punct.cli import app
 
 from .helpers import runner
@@ -38,10 +39,12 @@ def test_an_unknown_language_is_a_one_line_error_for_every_command_that_takes_on
     source.write_text("So, how was it?\n")
     assert runner.invoke(app, ["convert", "lines", str(source), str(tmp_path / "o.spacy")]).exit_code == 0
     message = "Error: --lang zz: not a language spaCy knows (a code such as en, hu or bn)."
-    for args in (["convert", "lines", str(source), str(tmp_path / "new" / "p.spacy")],
-                 ["stats", str(tmp_path / "o.spacy")],
-                 ["strip", str(tmp_path / "o.spacy"), str(tmp_path / "new" / "s.spacy")],
-                 ["split", str(tmp_path / "o.spacy"), str(tmp_path / "new" / "t.spacy"), str(tmp_path / "new" / "d.spacy")]):
+    for args in (
+        ["convert", "lines", str(source), str(tmp_path / "new" / "p.spacy")],
+        ["stats", str(tmp_path / "o.spacy")],
+        ["strip", str(tmp_path / "o.spacy"), str(tmp_path / "new" / "s.spacy")],
+        ["split", str(tmp_path / "o.spacy"), str(tmp_path / "new" / "t.spacy"), str(tmp_path / "new" / "d.spacy")],
+    ):
         result = runner.invoke(app, [*args, "--lang", "zz"])
         assert result.exit_code == 1 and result.output.strip() == message, (args, result.output)
     assert not (tmp_path / "new").exists()

@@ -1,4 +1,5 @@
 """`spacy-punct evaluate`."""
+
 from spacy_punct.cli import app
 
 from .helpers import runner
@@ -9,7 +10,9 @@ def test_evaluate(trained, corpus_path, tmp_path):
     (tmp_path / "tests").mkdir()
     for name in ("a", "b"):
         (tmp_path / "tests" / f"{name}.spacy").write_bytes(corpus_path.read_bytes())
-    result = runner.invoke(app, ["evaluate", str(tmp_path / "model"), str(tmp_path / "tests"), "-o", str(tmp_path / "metrics")])
+    result = runner.invoke(
+        app, ["evaluate", str(tmp_path / "model"), str(tmp_path / "tests"), "-o", str(tmp_path / "metrics")]
+    )
     assert result.exit_code == 0, result.output
     assert "| **overall (micro)** | 100.0 | 100.0 | 100.0 | 20 |" in result.output
     assert "| QUESTION | 100.0 | 100.0 | 100.0 | 4 |" in result.output
@@ -34,7 +37,9 @@ def test_evaluate_writes_a_bundled_pipelines_targets_and_a_trained_runs_recipe(t
     (tmp_path / "training").mkdir()
     trained.to_disk(tmp_path / "training" / "model-best")
     (tmp_path / "training" / "training.json").write_text(json.dumps({"recipe": "configs/en_cpu.cfg", "minutes": 1.0}))
-    result = runner.invoke(app, ["evaluate", str(tmp_path / "training" / "model-best"), str(corpus_path), "-o", str(tmp_path / "run")])
+    result = runner.invoke(
+        app, ["evaluate", str(tmp_path / "training" / "model-best"), str(corpus_path), "-o", str(tmp_path / "run")]
+    )
     assert result.exit_code == 0, result.output
     assert json.loads((tmp_path / "run" / "run.json").read_text())["recipe"] == "configs/en_cpu.cfg"
 
@@ -43,7 +48,15 @@ def test_evaluate_with_asr_noise(trained, corpus_path, tmp_path):
     import json
 
     trained.to_disk(tmp_path / "model")
-    args = ["evaluate", str(tmp_path / "model"), str(corpus_path), "-o", str(tmp_path / "metrics"), "--asr-noise", "0.6"]
+    args = [
+        "evaluate",
+        str(tmp_path / "model"),
+        str(corpus_path),
+        "-o",
+        str(tmp_path / "metrics"),
+        "--asr-noise",
+        "0.6",
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     noisy = json.loads((tmp_path / "metrics" / "tiny.asr-noise-0.6.json").read_text())
@@ -84,8 +97,10 @@ def test_a_gpu_that_is_not_there_is_one_line(corpus_path, tmp_path):
 
     if has_cupy_gpu:
         pytest.skip("a GPU is there")
-    for command in (["evaluate", "en_punct_sm", str(corpus_path)],
-                    ["distill", "en_punct_sm", str(corpus_path), str(tmp_path / "out")]):
+    for command in (
+        ["evaluate", "en_punct_sm", str(corpus_path)],
+        ["distill", "en_punct_sm", str(corpus_path), str(tmp_path / "out")],
+    ):
         result = runner.invoke(app, command + ["--gpu-id", "0"])
         assert result.exit_code == 1, result.output
         assert result.output.startswith("Error: GPU 0 is not available") and len(result.output.splitlines()) == 1

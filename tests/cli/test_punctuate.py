@@ -1,4 +1,5 @@
 """`spacy-punct punctuate`: outputs that must never lose the input or the lines written."""
+
 import json
 import os
 from pathlib import Path
@@ -47,7 +48,8 @@ def test_a_full_disk_is_one_line(model, tmp_path):
     result = runner.invoke(app, ["punctuate", model, str(_input(tmp_path)), "-o", "/dev/full"])
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [
-        "Error: cannot write /dev/full: No space left on device. The output written before it is kept."]
+        "Error: cannot write /dev/full: No space left on device. The output written before it is kept."
+    ]
 
 
 def test_a_dash_output_is_standard_output(model, tmp_path, monkeypatch):
@@ -134,7 +136,9 @@ def test_punctuate_needs_a_punctuator(tmp_path):
 
 def test_punctuate_jsonl(trained, tmp_path):
     trained.to_disk(tmp_path / "model")
-    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), "--format", "jsonl"], input="so how was the trip\n\n")
+    result = runner.invoke(
+        app, ["punctuate", str(tmp_path / "model"), "--format", "jsonl"], input="so how was the trip\n\n"
+    )
     assert result.exit_code == 0, result.output
     import json
 
@@ -148,14 +152,16 @@ def test_punctuate_jsonl(trained, tmp_path):
 
 def test_windows_need_a_transformer(trained, tmp_path):
     trained.to_disk(tmp_path / "model")
-    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), "--window", "64", "--stride", "16"], input="so how\n")
+    result = runner.invoke(
+        app, ["punctuate", str(tmp_path / "model"), "--window", "64", "--stride", "16"], input="so how\n"
+    )
     assert result.exit_code == 1
     assert "no transformer" in result.output
 
 
-
-@pytest.mark.parametrize("command", [["punctuate", "en", "a.txt"], ["evaluate", "en", "a.spacy"],
-                                     ["distill", "en", "a.spacy", "out"]])
+@pytest.mark.parametrize(
+    "command", [["punctuate", "en", "a.txt"], ["evaluate", "en", "a.spacy"], ["distill", "en", "a.spacy", "out"]]
+)
 @pytest.mark.parametrize("option", ["--window", "--stride"])
 def test_negative_windows_are_refused_at_the_command_line(command, option):
     result = runner.invoke(app, command + [option, "-5"])
@@ -172,12 +178,16 @@ def test_output_onto_the_input_is_refused(trained, tmp_path):
 
 def test_batch_size_must_be_positive(trained, tmp_path):
     for size in ("0", "-1"):
-        result = runner.invoke(app, ["punctuate", model_folder(trained, tmp_path), "--batch-size", size], input="so how\n")
+        result = runner.invoke(
+            app, ["punctuate", model_folder(trained, tmp_path), "--batch-size", size], input="so how\n"
+        )
         assert result.exit_code == 2 and "Invalid value" in result.output
 
 
 def test_invalid_utf8_on_stdin_is_replaced_and_counted(trained, tmp_path):
-    result = runner.invoke(app, ["punctuate", model_folder(trained, tmp_path)], input=b"so how was the trip\n\xff bad\n")
+    result = runner.invoke(
+        app, ["punctuate", model_folder(trained, tmp_path)], input=b"so how was the trip\n\xff bad\n"
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout.split("\n")[0] == "So, how was the trip?"
     assert "\ufffd" in result.stdout and "1 undecodable characters replaced" in result.stderr
@@ -213,8 +223,13 @@ def test_keep_existing_threshold_and_margin_options(trained, tmp_path):
     assert kept.exit_code == 0 and kept.stdout == TEXTS[0] + "\n"
     fewer = runner.invoke(app, ["punctuate", model, "--threshold", "COMMA=1.0", "--margin", "QUESTION=0.5"], input=text)
     assert fewer.exit_code == 0 and "," not in fewer.stdout.replace("so,", "")
-    for bad in (["--threshold", "TILDE=0.3"], ["--threshold", "COMMA"], ["--margin", "COMMA=x"],
-                ["--threshold", "QUESTION=1.5"], ["--margin", "COMMA=-1"]):
+    for bad in (
+        ["--threshold", "TILDE=0.3"],
+        ["--threshold", "COMMA"],
+        ["--margin", "COMMA=x"],
+        ["--threshold", "QUESTION=1.5"],
+        ["--margin", "COMMA=-1"],
+    ):
         result = runner.invoke(app, ["punctuate", model, *bad], input=text)
         assert result.exit_code == 1 and "Error" in result.output, bad
 
@@ -232,7 +247,8 @@ def test_case_only_for_a_language_without_case_is_an_error():
     for command in ("punctuate", "stream"):
         result = runner.invoke(app, [command, "bn", "--case-only"], input="আমি ভাত খাই\n")
         assert result.exit_code == 1 and result.output.strip().splitlines() == [
-            "Error: --case-only: Bangla has no case, so the text would come out as it went in."], result.output
+            "Error: --case-only: Bangla has no case, so the text would come out as it went in."
+        ], result.output
 
 
 def test_ray_engine_refuses_settings_it_would_ignore(trained, tmp_path):
@@ -266,12 +282,21 @@ def test_jsonl_records_in_and_a_bad_record_keeps_the_output(trained, tmp_path):
     model = model_folder(trained, tmp_path)
     records = [
         {"id": 1, "text": "so how was the trip"},
-        {"id": 2, "words": [{"word": "where", "start": 0.0, "end": 0.4}, {"word": "did", "start": 0.4, "end": 0.5},
-                            {"word": "you", "start": 0.5, "end": 0.6}, {"word": "stay", "start": 0.6, "end": 1.0}]},
+        {
+            "id": 2,
+            "words": [
+                {"word": "where", "start": 0.0, "end": 0.4},
+                {"word": "did", "start": 0.4, "end": 0.5},
+                {"word": "you", "start": 0.5, "end": 0.6},
+                {"word": "stay", "start": 0.6, "end": 1.0},
+            ],
+        },
     ]
     lines = "\n".join(json.dumps(r) for r in records) + "\n"
     out = tmp_path / "out.jsonl"
-    result = runner.invoke(app, ["punctuate", model, "--input-format", "jsonl", "--format", "jsonl", "-o", str(out)], input=lines)
+    result = runner.invoke(
+        app, ["punctuate", model, "--input-format", "jsonl", "--format", "jsonl", "-o", str(out)], input=lines
+    )
     assert result.exit_code == 0, result.output
     written = [json.loads(line) for line in out.read_text().splitlines()]
     assert [(r["id"], r["punctuated"]) for r in written] == [(1, "So, how was the trip?"), (2, "Where did you stay?")]
@@ -297,7 +322,9 @@ def test_punctuate_writes_captions_from_timed_records(trained, tmp_path):
     ]
     source = tmp_path / "in.jsonl"
     source.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf8")
-    result = runner.invoke(app, ["punctuate", str(tmp_path / "model"), str(source), "--input-format", "jsonl", "--format", "vtt"])
+    result = runner.invoke(
+        app, ["punctuate", str(tmp_path / "model"), str(source), "--input-format", "jsonl", "--format", "vtt"]
+    )
     assert result.exit_code == 0, result.output
     blocks = result.stdout.strip().split("\n\n")
     assert blocks[0] == "WEBVTT"
@@ -327,7 +354,9 @@ def test_an_unwritable_output_is_one_line_of_error(trained, tmp_path, target):
     Python traceback."""
     (tmp_path / "file.txt").write_text("mine\n")
     output = target if target.startswith("/") else str(tmp_path / target)
-    result = runner.invoke(app, ["punctuate", model_folder(trained, tmp_path), "-o", output], input="so how was the trip\n")
+    result = runner.invoke(
+        app, ["punctuate", model_folder(trained, tmp_path), "-o", output], input="so how was the trip\n"
+    )
     assert result.exit_code == 1
     assert f"cannot write {output}" in result.output and "Traceback" not in result.output
     assert (tmp_path / "file.txt").read_text() == "mine\n"

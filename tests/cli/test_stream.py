@@ -1,4 +1,5 @@
 """`spacy-punct stream`."""
+
 import json
 
 from spacy_punct.cli import app
@@ -59,8 +60,12 @@ def test_a_file_is_read_ahead_and_a_bad_line_in_it_is_named(trained, tmp_path):
     read_ahead = runner.invoke(app, ["stream", str(tmp_path / "model"), str(good)])
     by_line = runner.invoke(app, ["stream", str(tmp_path / "model"), str(good), "--read-ahead", "0"])
     assert read_ahead.exit_code == by_line.exit_code == 0
-    assert read_ahead.stdout.split() and [w.strip(",.?").lower() for w in read_ahead.stdout.split()] == \
-        [w.strip(",.?").lower() for w in by_line.stdout.split()] == good.read_text().split()
+    assert (
+        read_ahead.stdout.split()
+        and [w.strip(",.?").lower() for w in read_ahead.stdout.split()]
+        == [w.strip(",.?").lower() for w in by_line.stdout.split()]
+        == good.read_text().split()
+    )
 
 
 def test_a_full_standard_output_is_one_line(trained, tmp_path):
@@ -74,9 +79,15 @@ def test_a_full_standard_output_is_one_line(trained, tmp_path):
         pytest.skip("needs /dev/full")
     trained.to_disk(tmp_path / "model")
     with open("/dev/full", "w") as full:
-        result = subprocess.run([sys.executable, "-m", "spacy_punct", "stream", str(tmp_path / "model")],
-                                input="so how was the trip it was long\n", stdout=full, stderr=subprocess.PIPE,
-                                text=True, timeout=120)
+        result = subprocess.run(
+            [sys.executable, "-m", "spacy_punct", "stream", str(tmp_path / "model")],
+            input="so how was the trip it was long\n",
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
     assert result.returncode == 1
     assert result.stderr.strip().splitlines() == [
-        "Error: cannot write standard output: No space left on device. The output written before it is kept."]
+        "Error: cannot write standard output: No space left on device. The output written before it is kept."
+    ]

@@ -1,4 +1,5 @@
 """`spacy-punct strip`."""
+
 import spacy
 from spacy.tokens import DocBin
 
@@ -29,8 +30,10 @@ def test_spacy_evaluate_scores_the_truecaser_on_the_stripped_gold(tmp_path):
     from spacy_punct import load_pipeline
 
     nlp = spacy.blank("en")
-    texts = ["So, how was the trip to Paris? It was long, but we saw the coast.",
-             "John met Mary in London on Tuesday. They went home."]
+    texts = [
+        "So, how was the trip to Paris? It was long, but we saw the coast.",
+        "John met Mary in London on Tuesday. They went home.",
+    ]
     data = tmp_path / "data.spacy"
     DocBin(docs=[nlp.make_doc(text) for text in texts]).to_disk(data)
     gold = tmp_path / "gold.spacy"

@@ -1,4 +1,5 @@
 """`spacy-punct train`."""
+
 import json
 from pathlib import Path
 
@@ -12,8 +13,18 @@ def test_train_with_a_time_limit(corpus_path, tmp_path):
 
     config = Path(__file__).parents[2] / "configs" / "en_cpu.cfg"
     args = [
-        "train", str(config), "--output", str(tmp_path / "out"), "--max-minutes", "0.001",
-        "--paths.train", str(corpus_path), "--paths.dev", str(corpus_path), "--training.eval_frequency", "1",
+        "train",
+        str(config),
+        "--output",
+        str(tmp_path / "out"),
+        "--max-minutes",
+        "0.001",
+        "--paths.train",
+        str(corpus_path),
+        "--paths.dev",
+        str(corpus_path),
+        "--training.eval_frequency",
+        "1",
     ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
@@ -40,8 +51,19 @@ def test_train_names_a_missing_corpus_and_writes_nothing(tmp_path):
     out = tmp_path / "out"
     result = runner.invoke(app, ["train", str(config), "--output", str(out)])
     assert result.exit_code == 1 and "--paths.train is not set" in result.output and "Traceback" not in result.output
-    result = runner.invoke(app, ["train", str(config), "--output", str(out), "--paths.train", str(tmp_path / "nope"),
-                                 "--paths.dev", str(tmp_path)])
+    result = runner.invoke(
+        app,
+        [
+            "train",
+            str(config),
+            "--output",
+            str(out),
+            "--paths.train",
+            str(tmp_path / "nope"),
+            "--paths.dev",
+            str(tmp_path),
+        ],
+    )
     assert result.exit_code == 1 and f"--paths.train {tmp_path / 'nope'} does not exist" in result.output
     assert not out.exists()
 
@@ -50,9 +72,12 @@ def test_train_names_what_is_wrong_with_a_config_in_one_line(tmp_path):
     """A config without [training] ended in a KeyError traceback, one that
     could not be parsed in seven lines of confection's message."""
     cases = {
-        "unparsed.cfg": ("[nlp\nlang = \"en\"\n", "is not a valid config: File contains no section headers"),
+        "unparsed.cfg": ('[nlp\nlang = "en"\n', "is not a valid config: File contains no section headers"),
         "unknown.cfg": ("[paths]\ntrain = ${paths.nope}\n", "is not a valid config: Bad value substitution"),
-        "partial.cfg": ("[nlp]\nlang = \"en\"\n[components]\n[training]\n", "lacks [corpora], gpu_allocator in [training]"),
+        "partial.cfg": (
+            '[nlp]\nlang = "en"\n[components]\n[training]\n',
+            "lacks [corpora], gpu_allocator in [training]",
+        ),
     }
     for name, (text, reason) in cases.items():
         (tmp_path / name).write_text(text)
@@ -70,11 +95,26 @@ def test_train_reports_a_warm_start_that_cannot_be_made_in_one_line(corpus_path,
     spacy.blank("en").to_disk(tmp_path / "blank")
     config = Path(__file__).parents[2] / "configs" / "en_cpu.cfg"
     warm = '{"@callbacks":"spacy_punct.warm_start.v1","source":"%s"}' % (tmp_path / "blank").as_posix()
-    result = runner.invoke(app, ["train", str(config), "--output", str(tmp_path / "out"), "--paths.train",
-                                 str(corpus_path), "--paths.dev", str(corpus_path), "--initialize.after_init", warm])
+    result = runner.invoke(
+        app,
+        [
+            "train",
+            str(config),
+            "--output",
+            str(tmp_path / "out"),
+            "--paths.train",
+            str(corpus_path),
+            "--paths.dev",
+            str(corpus_path),
+            "--initialize.after_init",
+            warm,
+        ],
+    )
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert any(line.startswith("Error: warm_start:") and "has none of this pipeline's trained components" in line
-               for line in result.output.splitlines())
+    assert any(
+        line.startswith("Error: warm_start:") and "has none of this pipeline's trained components" in line
+        for line in result.output.splitlines()
+    )
 
 
 def test_train_names_a_missing_encoder_folder_in_one_line(corpus_path, tmp_path, monkeypatch):
@@ -85,8 +125,21 @@ def test_train_names_a_missing_encoder_folder_in_one_line(corpus_path, tmp_path,
     (tmp_path / "encoders").mkdir()
     out = tmp_path / "out"
     for name in ("encoders/missing-l3", "./missing", "models/a/b"):
-        result = runner.invoke(app, ["train", str(config), "--output", str(out), "--paths.train", str(corpus_path),
-                                     "--paths.dev", str(corpus_path), "--components.transformer.model.name", name])
+        result = runner.invoke(
+            app,
+            [
+                "train",
+                str(config),
+                "--output",
+                str(out),
+                "--paths.train",
+                str(corpus_path),
+                "--paths.dev",
+                str(corpus_path),
+                "--components.transformer.model.name",
+                name,
+            ],
+        )
         assert result.exit_code == 1 and "Traceback" not in result.output, result.output
         (line,) = [line for line in result.output.splitlines() if line.strip()]
         assert line.startswith(f"Error: --components.transformer.model.name {name} is not a folder here"), line
@@ -104,8 +157,19 @@ def test_train_reports_a_model_it_cannot_load_in_one_line_and_leaves_no_folder(c
     monkeypatch.setattr(loop, "train_for", unreachable)
     config = Path(__file__).parents[2] / "configs" / "en_cpu.cfg"
     out = tmp_path / "out"
-    result = runner.invoke(app, ["train", str(config), "--output", str(out), "--paths.train", str(corpus_path),
-                                 "--paths.dev", str(corpus_path)])
+    result = runner.invoke(
+        app,
+        [
+            "train",
+            str(config),
+            "--output",
+            str(out),
+            "--paths.train",
+            str(corpus_path),
+            "--paths.dev",
+            str(corpus_path),
+        ],
+    )
     assert result.exit_code == 1 and "Traceback" not in result.output
     (line,) = [line for line in result.output.splitlines() if line.strip()]
     assert line == "Error: We couldn't connect to 'https://huggingface.co' to load this file, no/such is not a folder."

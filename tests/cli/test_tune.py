@@ -1,4 +1,5 @@
 """`spacy-punct tune`."""
+
 from spacy_punct.cli import app
 
 from .helpers import model_folder, runner
@@ -22,5 +23,8 @@ def test_an_existing_output_is_refused_before_any_tuning(trained, tmp_path, corp
     (tmp_path / "taken" / "notes.txt").write_text("kept")
     for output in (tmp_path / "taken", model):
         result = runner.invoke(app, ["tune", model, str(corpus_path), str(output)])
-        assert result.exit_code == 1 and result.output.strip() == f"Error: {output} exists: choose a new folder (nothing was written).", result.output
+        assert (
+            result.exit_code == 1
+            and result.output.strip() == f"Error: {output} exists: choose a new folder (nothing was written)."
+        ), result.output
     assert sorted(p.name for p in (tmp_path / "taken").iterdir()) == ["notes.txt"]

@@ -3,6 +3,7 @@ import spacy
 
 from spacy_punct.convert import ConversionError, ConversionStats, ConvertOptions
 from spacy_punct.convert.conllu import convert_conllu
+
 from ..conftest import split_marks
 
 CONLLU = """# newdoc id = talk1

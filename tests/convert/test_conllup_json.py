@@ -15,8 +15,18 @@ def _row(form, upos):
 
 
 def test_conll_u_plus_without_spacing_gets_marks_onto_words(tmp_path):
-    rows = [("Lehetne", "VERB"), ("(", "PUNCT"), ("úgysem", "ADV"), (")", "PUNCT"), ("jó", "ADJ"), (",", "PUNCT"),
-            ('"', "PUNCT"), ("mondta", "VERB"), ('"', "PUNCT"), ("?", "PUNCT")]
+    rows = [
+        ("Lehetne", "VERB"),
+        ("(", "PUNCT"),
+        ("úgysem", "ADV"),
+        (")", "PUNCT"),
+        ("jó", "ADJ"),
+        (",", "PUNCT"),
+        ('"', "PUNCT"),
+        ("mondta", "VERB"),
+        ('"', "PUNCT"),
+        ("?", "PUNCT"),
+    ]
     text = HEADER + "".join(_row(f, u) for f, u in rows[:6]) + "\n" + "".join(_row(f, u) for f, u in rows[6:]) + "\n"
     (tmp_path / "a.conllup").write_text(text, encoding="utf8")
     stats = ConversionStats()
@@ -34,8 +44,11 @@ def test_conll_u_plus_needs_its_header(tmp_path):
 def test_json_sentences_one_doc_each_from_the_field_named(tmp_path):
     records = [{"id": "0", "Sent": "Nos,  ez jó.", "label": "neutral"}, {"id": "1", "Sent": "Miért?", "label": "x"}]
     (tmp_path / "sst.json").write_text(json.dumps(records, ensure_ascii=False), encoding="utf8")
-    docs = list(convert_json_sentences(tmp_path / "sst.json", spacy.blank("hu"), ConversionStats(),
-                                       ConvertOptions(field="Sent")))
+    docs = list(
+        convert_json_sentences(
+            tmp_path / "sst.json", spacy.blank("hu"), ConversionStats(), ConvertOptions(field="Sent")
+        )
+    )
     assert [doc.text for doc in docs] == ["Nos, ez jó.", "Miért?"]
     with pytest.raises(ConversionError, match="no text field 'text'"):
         list(convert_json_sentences(tmp_path / "sst.json", spacy.blank("hu"), ConversionStats(), ConvertOptions()))

@@ -7,10 +7,14 @@ from spacy_punct.cli import app
 from spacy_punct.convert import ContaminationGuard, ConversionError, ConversionStats
 from spacy_punct.convert.guard import NgramIndex, normal_words
 
-TEST_DOC = ("I'm a savant, or more precisely, a high-functioning autistic savant. It's a rare condition, "
-            "and rarer still when accompanied, as in my case, by self-awareness and a mastery of language.")
-OTHER = ("So how was the trip? It was long, but we saw the coast, and the weather held for most of the week "
-         "while we walked from one small village to the next one along the shore.")
+TEST_DOC = (
+    "I'm a savant, or more precisely, a high-functioning autistic savant. It's a rare condition, "
+    "and rarer still when accompanied, as in my case, by self-awareness and a mastery of language."
+)
+OTHER = (
+    "So how was the trip? It was long, but we saw the coast, and the weather held for most of the week "
+    "while we walked from one small village to the next one along the shore."
+)
 
 
 def test_normal_words_ignore_case_apostrophes_and_split_clitics():
@@ -59,5 +63,7 @@ def test_convert_command_guards_against_test_sets(tmp_path):
     assert len(DocBin().from_disk(out)) == 1
     not_a_docbin = tmp_path / "x.spacy"
     not_a_docbin.write_text("no", encoding="utf8")
-    result = CliRunner().invoke(app, ["convert", "text", str(source), str(tmp_path / "t2.spacy"), "--guard", str(not_a_docbin)])
+    result = CliRunner().invoke(
+        app, ["convert", "text", str(source), str(tmp_path / "t2.spacy"), "--guard", str(not_a_docbin)]
+    )
     assert result.exit_code == 1 and "not a DocBin" in result.output

@@ -4,6 +4,7 @@ import spacy
 from spacy_punct.convert import ConversionError, ConversionStats, ConvertOptions
 from spacy_punct.convert.iwslt import convert_iwslt_xml
 from spacy_punct.convert.text import convert_text
+
 from ..conftest import split_marks
 
 XML = """<?xml version="1.0" encoding="UTF-8"?>\r

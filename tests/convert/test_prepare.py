@@ -5,13 +5,14 @@ import pytest
 import spacy
 from spacy.tokens import DocBin
 
-from spacy_punct.convert import CONVERTERS, ConversionError
-from spacy_punct.convert import prepare
+from spacy_punct.convert import CONVERTERS, ConversionError, prepare
 from spacy_punct.convert.prepare import prepare_corpus, split_off_dev
 from spacy_punct.languages import CORPORA, LANGUAGES, CorpusFile, corpus_files
 
-TEST_TEXT = ("I'm a savant, or more precisely, a high-functioning autistic savant. It's a rare condition, "
-             "and rarer still when accompanied, as in my case, by self-awareness and a mastery of language.")
+TEST_TEXT = (
+    "I'm a savant, or more precisely, a high-functioning autistic savant. It's a rare condition, "
+    "and rarer still when accompanied, as in my case, by self-awareness and a mastery of language."
+)
 ROOT = Path(__file__).resolve().parent.parent.parent
 BLOCKS = [f"Block number {n} is here, and it ends. Does it?" for n in range(10)]
 
@@ -34,8 +35,9 @@ def assets(tmp_path):
 def test_a_corpus_is_written_as_its_files_say(assets, tmp_path, monkeypatch):
     files = (
         CorpusFile("text", "talks/test.txt", "eval/test.spacy", required=True),
-        CorpusFile("text", "talks/train.txt", "train/talks.spacy", blocks=True, dev_fraction=0.2,
-                   guard=("eval/*.spacy",)),
+        CorpusFile(
+            "text", "talks/train.txt", "train/talks.spacy", blocks=True, dev_fraction=0.2, guard=("eval/*.spacy",)
+        ),
         CorpusFile("text", "talks", "extra/speeches.spacy", glob="**/*.txt", unzip=True),
         CorpusFile("text", "talks/missing.txt", "train/missing.spacy"),  # not fetched: skipped
         CorpusFile("text", "talks/test.txt", "eval/when.spacy", when="talks/missing.txt"),
@@ -46,7 +48,12 @@ def test_a_corpus_is_written_as_its_files_say(assets, tmp_path, monkeypatch):
     prepared = list(prepare_corpus("toy", assets, corpus=tmp_path / "corpus", project=ROOT))
     out = tmp_path / "corpus" / "toy"
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*.spacy")) == [
-        "dev.spacy", "eval/shipped.spacy", "eval/test.spacy", "extra/speeches.spacy", "train/talks.spacy"]
+        "dev.spacy",
+        "eval/shipped.spacy",
+        "eval/test.spacy",
+        "extra/speeches.spacy",
+        "train/talks.spacy",
+    ]
     # the planted copy of the test text was dropped and named; the last tenths held out
     talks = prepared[1]
     assert talks.stats.skipped_files and "test.spacy" in talks.stats.skipped_files[0]

@@ -18,7 +18,10 @@ CA: So how was it?
 
 
 def test_talk_text_joins_lines_and_drops_header_notes_labels_and_songs():
-    assert talk_text(TALK) == 'I\'m often asked, "What surprised you?" And I say, it was a long trip. So how was it? It was good, thank you.'
+    assert (
+        talk_text(TALK)
+        == 'I\'m often asked, "What surprised you?" And I say, it was a long trip. So how was it? It was good, thank you.'
+    )
 
 
 def test_parentheses_in_speech_stay():

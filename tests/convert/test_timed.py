@@ -16,8 +16,17 @@ def _convert(path):
 def test_timed_transcripts_keep_timings_and_marks(tmp_path):
     source = tmp_path / "talk.jsonl"
     lines = [
-        json.dumps({"id": 1, "words": [{"word": "So,", "start": 0.0, "end": 0.3}, {"word": "how", "start": 0.4, "end": 0.6},
-                                       {"word": "was", "start": 0.6, "end": 0.8}, {"word": "it?", "start": 0.8, "end": 1.1}]}),
+        json.dumps(
+            {
+                "id": 1,
+                "words": [
+                    {"word": "So,", "start": 0.0, "end": 0.3},
+                    {"word": "how", "start": 0.4, "end": 0.6},
+                    {"word": "was", "start": 0.6, "end": 0.8},
+                    {"word": "it?", "start": 0.8, "end": 1.1},
+                ],
+            }
+        ),
         "",
         json.dumps({"result": [{"word": "Fine.", "start": 2.0, "end": 2.4, "conf": 0.8}], "text": "fine"}),
         json.dumps({"words": []}),
@@ -28,7 +37,11 @@ def test_timed_transcripts_keep_timings_and_marks(tmp_path):
     assert stats.documents == 2 and stats.labels["COMMA"] == 1 and stats.skipped["records without words"] == 1
     records = word_records(docs[0])
     assert [(r.text, r.mark, r.extra.get("start_time")) for r in records] == [
-        ("So", ",", 0.0), ("how", "", 0.4), ("was", "", 0.6), ("it", "?", 0.8)]
+        ("So", ",", 0.0),
+        ("how", "", 0.4),
+        ("was", "", 0.6),
+        ("it", "?", 0.8),
+    ]
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@ import spacy
 
 from spacy_punct.convert import ConversionError, ConversionStats, ConvertOptions
 from spacy_punct.convert.tokens import convert_tokens
+
 from ..conftest import split_marks
 
 

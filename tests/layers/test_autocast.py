@@ -1,13 +1,14 @@
 """spacy_punct.TransformerModel.v1: the encoder under CPU autocast, with the
 tiny local BERT."""
+
 import numpy
 import pytest
 import spacy
 import torch
 from spacy.tokens import DocBin
 
-from spacy_punct.pipelines import predict_probs
 from spacy_punct.layers.autocast import autocast_dtype, native_bfloat16
+from spacy_punct.pipelines import predict_probs
 
 from ..conftest import TEXTS, reader_examples, train
 from ..test_transformer import trf_pipeline
@@ -53,15 +54,17 @@ def test_a_bfloat16_encoder_trains_saves_and_loads_in_either_precision(tiny_bert
 
 
 def test_set_cpu_precision_on_a_spacy_transformers_pipeline(tiny_bert, trained):
-    from spacy_punct.layers.autocast import set_cpu_precision
     from spacy_punct.components.quantizer import add_quantizer
+    from spacy_punct.layers.autocast import set_cpu_precision
 
     nlp = trf_pipeline(tiny_bert)  # spacy-transformers.TransformerModel.v3
     nlp.initialize()
     layer = nlp.get_pipe("transformer").model.layers[0]
 
     def hidden():  # the untrained head's probabilities are uniform: read the encoder
-        return nlp.get_pipe("transformer")(nlp.make_doc("so how was the trip it was long"))._.trf_data.model_output.last_hidden_state
+        return nlp.get_pipe("transformer")(
+            nlp.make_doc("so how was the trip it was long")
+        )._.trf_data.model_output.last_hidden_state
 
     expected = hidden()
     assert set_cpu_precision(nlp, "bfloat16") == ["transformer"]
@@ -91,6 +94,11 @@ def test_cli_cpu_precision(tiny_bert, trained, tmp_path):
     runner = CliRunner()
     result = runner.invoke(app, ["punctuate", str(tmp_path / "trf"), "--cpu-precision", "bfloat16"], input="so how\n")
     assert result.exit_code == 0, result.output
-    for model, precision, message in (("trf", "half", "cpu_precision must be one of"), ("cpu", "bfloat16", "no transformer")):
-        result = runner.invoke(app, ["punctuate", str(tmp_path / model), "--cpu-precision", precision], input="so how\n")
+    for model, precision, message in (
+        ("trf", "half", "cpu_precision must be one of"),
+        ("cpu", "bfloat16", "no transformer"),
+    ):
+        result = runner.invoke(
+            app, ["punctuate", str(tmp_path / model), "--cpu-precision", precision], input="so how\n"
+        )
         assert result.exit_code == 1 and message in result.output, result.output

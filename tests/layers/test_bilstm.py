@@ -2,7 +2,6 @@ import random
 
 import numpy
 import spacy
-
 import torch
 
 from spacy_punct.layers.bilstm import PackedBiLSTM, build_bilstm_encoder
@@ -82,15 +81,35 @@ def test_depth_zero_is_the_identity():
 
 def _bilstm_pipeline(encoder: str):
     nlp = spacy.blank("en")
-    nlp.add_pipe("tok2vec", config={"model": {
-        "@architectures": "spacy.Tok2Vec.v2",
-        "embed": {"@architectures": "spacy.MultiHashEmbed.v2", "width": 32, "attrs": ["NORM", "SHAPE"],
-                  "rows": [500, 50], "include_static_vectors": False},
-        "encode": {"@architectures": encoder, "width": 32, "depth": 2, "dropout": 0.0},
-    }})
-    pipe = nlp.add_pipe("punctuator", config={"store_probs": True, "rewrite": False, "model": {
-        "@architectures": "spacy_punct.PunctuatorModel.v1", "hidden_width": 16, "dropout": 0.0,
-        "tok2vec": {"@architectures": "spacy.Tok2VecListener.v1", "width": 32, "upstream": "*"}}})
+    nlp.add_pipe(
+        "tok2vec",
+        config={
+            "model": {
+                "@architectures": "spacy.Tok2Vec.v2",
+                "embed": {
+                    "@architectures": "spacy.MultiHashEmbed.v2",
+                    "width": 32,
+                    "attrs": ["NORM", "SHAPE"],
+                    "rows": [500, 50],
+                    "include_static_vectors": False,
+                },
+                "encode": {"@architectures": encoder, "width": 32, "depth": 2, "dropout": 0.0},
+            }
+        },
+    )
+    pipe = nlp.add_pipe(
+        "punctuator",
+        config={
+            "store_probs": True,
+            "rewrite": False,
+            "model": {
+                "@architectures": "spacy_punct.PunctuatorModel.v1",
+                "hidden_width": 16,
+                "dropout": 0.0,
+                "tok2vec": {"@architectures": "spacy.Tok2VecListener.v1", "width": 32, "upstream": "*"},
+            },
+        },
+    )
     spacy.util.fix_random_seed(0)
     nlp.initialize(lambda: [spacy.training.Example.from_dict(nlp.make_doc("a b"), {})])
     pipe.model.get_ref("output_layer").set_param("W", numpy.random.default_rng(0).normal(size=(4, 16)).astype("f"))
@@ -110,7 +129,9 @@ def _max_batch_difference(nlp, texts, seed):
     return worst
 
 
-BATCH_TEXTS = [" ".join(["so how was the trip it was long but we saw the coast"] * n)[: 7 * n + 3] for n in range(1, 13)]
+BATCH_TEXTS = [
+    " ".join(["so how was the trip it was long but we saw the coast"] * n)[: 7 * n + 3] for n in range(1, 13)
+]
 
 
 def test_output_does_not_depend_on_the_batch():

@@ -1,12 +1,25 @@
 """int8 linear layers: each token quantized on its own, inputs shared by layers."""
+
 import pickle
 
 import pytest
 import torch
 
 from spacy_punct.layers.int8_linear import (
-    FLOAT32, INT_MM, U8S8, TokenInt8Linear, exact_products, exact_span, fastest_product, float_integer_product,
-    int8_copy, packed_weight, quantize_rows, quantize_weight, u8s8_product, weight_levels
+    FLOAT32,
+    INT_MM,
+    U8S8,
+    TokenInt8Linear,
+    exact_products,
+    exact_span,
+    fastest_product,
+    float_integer_product,
+    int8_copy,
+    packed_weight,
+    quantize_rows,
+    quantize_weight,
+    u8s8_product,
+    weight_levels,
 )
 
 EXACT_SPAN = exact_span(127)
@@ -91,7 +104,7 @@ def test_a_way_that_is_not_exact_here_is_left_out(monkeypatch):
         pytest.skip("this build of torch has no fbgemm")
 
     def saturating(rows, packed):  # as fbgemm's int16 pair sums on AVX2 with weights of 8 bits
-        return u8s8_product(rows, packed).clamp(-2**15 * rows.shape[1] // 8, 2**15 * rows.shape[1] // 8)
+        return u8s8_product(rows, packed).clamp(-(2**15) * rows.shape[1] // 8, 2**15 * rows.shape[1] // 8)
 
     monkeypatch.setattr("spacy_punct.layers.int8_linear.u8s8_product", saturating)
     exact_products.cache_clear()

@@ -1,4 +1,5 @@
 """A head's ReLU layer in int8."""
+
 import numpy
 import pytest
 from thinc.api import Relu

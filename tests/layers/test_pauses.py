@@ -68,7 +68,7 @@ def test_pauses_teach_sentence_ends_that_words_cannot(tmp_path):
         examples = list(PunctCorpus(tmp_path / "train.spacy", max_length=0)(nlp))
         assert examples[0].predicted[0]._.start_time == 0.0  # the reader keeps the timings
         spacy.util.fix_random_seed(0)
-        nlp.initialize(lambda: examples)
+        nlp.initialize(lambda examples=examples: examples)
         optimizer = Adam(0.01)  # few steps: a one-hot feature needs a large rate to count
         for _ in range(80):
             nlp.update(examples, sgd=optimizer, drop=0.0)

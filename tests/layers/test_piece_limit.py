@@ -1,4 +1,5 @@
 """Windows over the encoder's limit are split, not cut (tiny local BERT: 128 pieces)."""
+
 import warnings
 
 import numpy

@@ -1,4 +1,5 @@
 """spacy_punct.TransformerModel.v1's weights_storage, with the tiny local BERT."""
+
 import numpy
 import pytest
 import spacy
@@ -7,9 +8,9 @@ from spacy.tokens import DocBin
 from typer.testing import CliRunner
 
 from spacy_punct.cli import app
-from spacy_punct.pipelines import load_pipeline, predict_probs
-from spacy_punct.layers.stored_weights import INT8_SUFFIX, compact_state, expand_state
 from spacy_punct.components.quantizer import storage_overrides
+from spacy_punct.layers.stored_weights import INT8_SUFFIX, compact_state, expand_state
+from spacy_punct.pipelines import load_pipeline, predict_probs
 
 from ..conftest import TEXTS, reader_examples, train
 from ..test_transformer import trf_pipeline
@@ -100,8 +101,20 @@ def test_the_bundle_script_makes_a_compact_int8_pipeline_that_punctuates(trained
     out.mkdir()  # an earlier bundle: replaced whole
     (out / "config.cfg").write_text("")
     (out / "stale.txt").write_text("")
-    result = subprocess.run([sys.executable, str(script), "pipeline", str(trained_float), str(out), "--int8",
-                             "--encoder-name", "no-such-org/no-such-model"], capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(script),
+            "pipeline",
+            str(trained_float),
+            str(out),
+            "--int8",
+            "--encoder-name",
+            "no-such-org/no-such-model",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr[-1000:]
     assert not (out / "stale.txt").exists() and [path.name for path in tmp_path.iterdir()] == [out.name]
     nlp = load_pipeline(out)

@@ -5,7 +5,7 @@ import warnings
 import numpy
 import pytest
 import torch
-from thinc.api import Adam, PyTorchWrapper, SGD
+from thinc.api import SGD, Adam, PyTorchWrapper
 
 from spacy_punct.layers.bilstm import build_bilstm_encoder
 from spacy_punct.layers.stored_weights import StoredHFShim

@@ -1,4 +1,5 @@
 """A marker piece after every word, the word read from it."""
+
 import numpy
 import pytest
 import spacy
@@ -6,7 +7,6 @@ from transformers import AutoTokenizer
 
 from spacy_punct.layers.word_markers import WordMarkingTokenizer
 
-from ..conftest import TEXTS
 from ..test_transformer import trf_pipeline
 
 

@@ -1,4 +1,5 @@
 """The service: the same output as the library, one-line JSON errors."""
+
 import time
 
 import pytest
@@ -28,8 +29,10 @@ def test_texts_and_records_come_out_as_the_library_writes_them(client):
     response = client.post("/punctuate", json={"model": "en_punct_sm", "texts": LINES})
     assert response.status_code == 200
     assert response.json() == {"texts": [doc.text for doc in punctuate(nlp, LINES)]}
-    records = [{"id": 1, "text": LINES[0]}, {"words": [{"word": "where", "start": 0.0, "end": 0.3},
-                                                         {"word": "did", "start": 0.3, "end": 0.5}]}]
+    records = [
+        {"id": 1, "text": LINES[0]},
+        {"words": [{"word": "where", "start": 0.0, "end": 0.3}, {"word": "did", "start": 0.3, "end": 0.5}]},
+    ]
     response = client.post("/punctuate", json={"records": records})
     assert response.json() == {"records": list(punctuate_records(nlp, records))}
     whisper = {"text": " where did", "segments": [{"words": records[1]["words"]}]}
@@ -38,13 +41,16 @@ def test_texts_and_records_come_out_as_the_library_writes_them(client):
     assert kept["texts"][0].startswith("So, how")
 
 
-@pytest.mark.parametrize("body,status,message", [
-    (b"{bad", 400, "the request is not JSON"),
-    (b'{"model": "fr", "texts": []}', 404, "unknown model 'fr'"),
-    (b'{"texts": [1]}', 400, '"texts" must be a list of strings'),
-    (b'{"texts": ["a"], "thresholds": {"NOPE": 0.5}}', 400, "NOPE"),
-    (b'{"texts": ["' + b"a " * 20_000 + b'"]}', 413, "at most 20,000"),
-])
+@pytest.mark.parametrize(
+    "body,status,message",
+    [
+        (b"{bad", 400, "the request is not JSON"),
+        (b'{"model": "fr", "texts": []}', 404, "unknown model 'fr'"),
+        (b'{"texts": [1]}', 400, '"texts" must be a list of strings'),
+        (b'{"texts": ["a"], "thresholds": {"NOPE": 0.5}}', 400, "NOPE"),
+        (b'{"texts": ["' + b"a " * 20_000 + b'"]}', 413, "at most 20,000"),
+    ],
+)
 def test_bad_requests_are_one_line_of_json(client, body, status, message):
     response = client.post("/punctuate", content=body)
     assert response.status_code == status

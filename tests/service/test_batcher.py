@@ -1,4 +1,5 @@
 """The service's batcher: requests together, a bounded queue, each failure its own."""
+
 import threading
 import time
 

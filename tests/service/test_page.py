@@ -1,6 +1,7 @@
 """The page at / in a real headless Chromium (Playwright): pasted text is
 punctuated, and typed words come back over the WebSocket as they are
 committed. Skipped where no Chromium and no Playwright are installed."""
+
 import shutil
 
 import pytest
@@ -13,8 +14,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="
 from spacy_punct import load_pipeline, punctuate  # noqa: E402
 from spacy_punct.service.local import running_service  # noqa: E402
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def test_the_page_punctuates_pasted_text_and_typed_words(tmp_path):
@@ -31,8 +40,9 @@ def test_the_page_punctuates_pasted_text_and_typed_words(tmp_path):
         page.check("#live-mode")
         page.fill("#input", "")
         page.type("#input", "hello kevin how are you today ", delay=20)
-        page.wait_for_function("document.getElementById('committed').textContent.trim().startsWith('Hello')",
-                               timeout=30_000)
+        page.wait_for_function(
+            "document.getElementById('committed').textContent.trim().startsWith('Hello')", timeout=30_000
+        )
         assert page.inner_text("#committed").split()[0].startswith("Hello")
         page.screenshot(path=str(tmp_path / "page.png"))
         browser.close()

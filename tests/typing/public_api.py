@@ -1,4 +1,5 @@
 """The public API as the README uses it: checked by mypy in tests/test_typing.py, never run."""
+
 from typing import Any, Dict, List
 
 import spacy
