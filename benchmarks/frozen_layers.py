@@ -16,7 +16,7 @@ from typing import Dict, List
 import torch
 from transformers import AutoModel
 
-from spacy_punct.threads import set_threads
+from spacy_punct.runtime.threads import set_threads
 from spacy_punct.training.freeze import freeze_encoder_layers
 
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Dict, List
 
-from spacy_punct.benchmark import benchmark_lines, count_words, cpu_name, words_per_second
+from spacy_punct.evaluation.speed import benchmark_lines, count_words, cpu_name, words_per_second
 from spacy_punct.layers import int8_linear
 from spacy_punct.pipelines import load_pipeline
 

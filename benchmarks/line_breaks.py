@@ -15,7 +15,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_punct.pipelines import load_pipeline
-from spacy_punct.threads import set_threads
+from spacy_punct.runtime.threads import set_threads
 from spacy_punct.training.corpus import PunctCorpus
 
 

@@ -19,8 +19,8 @@ from typing import Dict, List
 import spacy
 from spacy.tokens import DocBin
 
+from spacy_punct.inference.texts import punctuate
 from spacy_punct.pipelines import load_pipeline
-from spacy_punct.texts import punctuate
 from spacy_punct.word_records import word_records
 
 _WORD = re.compile(r"\w+")

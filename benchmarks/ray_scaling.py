@@ -5,7 +5,7 @@
 Writes test2011 cut into 40-word lines, repeated, as a JSONL file of records
 and punctuates it, side by side in one run: with the single-process command
 (`spacy-punct punctuate --input-format jsonl --format jsonl`, 1 and 2
-threads), and with `spacy_punct.distributed.punctuate_files` (JSONL in and
+threads), and with `spacy_punct.distributed.engine.punctuate_files` (JSONL in and
 out, a local Ray with 2 CPUs) with 1 and 2 workers, alternating, best of
 `--rounds`; then with 1 worker on half the data and with batches of 4x the
 records, to separate what a run costs: a fixed start (Ray, actors loading the

@@ -18,11 +18,11 @@ from typing import Dict
 from spacy.language import Language
 from trf_speed import pipeline_in
 
-from spacy_punct.benchmark import benchmark_lines, compare_speeds
 from spacy_punct.evaluation import evaluate
+from spacy_punct.evaluation.speed import benchmark_lines, compare_speeds
+from spacy_punct.layers.windows import transformer_names
 from spacy_punct.pipelines import load_pipeline
-from spacy_punct.threads import set_threads
-from spacy_punct.windows import transformer_names
+from spacy_punct.runtime.threads import set_threads
 
 
 def main() -> None:

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from spacy_punct.evaluation import RUN_FILE
+from spacy_punct.evaluation.score_tables import RunScores, markdown_table, percent, runs_table, score_table
 from spacy_punct.languages import LANGUAGES
-from spacy_punct.score_tables import RunScores, markdown_table, percent, runs_table, score_table
 
 ROOT = Path(__file__).resolve().parent.parent
 # folders of benchmarks/metrics/ that compare runs rather than hold one

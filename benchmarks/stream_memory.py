@@ -14,9 +14,9 @@ from pathlib import Path
 
 import spacy
 
+from spacy_punct.inference.streaming import FixedLookahead, Streamer
 from spacy_punct.pipelines import load_pipeline
-from spacy_punct.streaming import FixedLookahead, Streamer
-from spacy_punct.threads import set_threads
+from spacy_punct.runtime.threads import set_threads
 from spacy_punct.training.corpus import PunctCorpus
 
 

@@ -21,10 +21,10 @@ import numpy
 from spacy.training import Example
 
 from spacy_punct.decode import DecisionSettings, decode
+from spacy_punct.inference.streaming import EntropyLookahead, FixedLookahead, Streamer
 from spacy_punct.pipelines import find_punctuator, load_pipeline, predict_probs
+from spacy_punct.runtime.threads import set_threads
 from spacy_punct.scorer import score_punctuation
-from spacy_punct.streaming import EntropyLookahead, FixedLookahead, Streamer
-from spacy_punct.threads import set_threads
 from spacy_punct.training.corpus import PunctCorpus
 from spacy_punct.word_records import example_records, gold_doc, make_example
 

@@ -17,11 +17,11 @@ from typing import Dict, List
 
 import spacy
 
-from spacy_punct.benchmark import benchmark_lines, count_words, words_per_second
-from spacy_punct.bundled import resolve_model
+from spacy_punct.evaluation.speed import benchmark_lines, count_words, words_per_second
 from spacy_punct.pipelines import load_pipeline
+from spacy_punct.pipelines.bundled import resolve_model
 from spacy_punct.rewrite import build_rewritten, plan_rewrite
-from spacy_punct.threads import set_threads
+from spacy_punct.runtime.threads import set_threads
 
 
 def breakdown(nlp, lines: List[str], batch_size: int) -> Dict[str, float]:

@@ -22,7 +22,7 @@ from spacy.training import Example
 from spacy.training.initialize import init_nlp
 from spacy.util import load_config, registry, resolve_dot_names
 
-from spacy_punct.threads import set_threads
+from spacy_punct.runtime.threads import set_threads
 
 CONFIG = Path(__file__).resolve().parent.parent / "configs" / "en_small_trf.cfg"
 

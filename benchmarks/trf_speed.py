@@ -34,15 +34,15 @@ from typing import Any, ContextManager, Dict, List, Optional
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from spacy_punct.benchmark import benchmark_lines, count_words, words_per_second
-from spacy_punct.collector import freeze_loaded_objects
 from spacy_punct.components.quantizer import add_quantizer, quantized_copy
 from spacy_punct.evaluation import evaluate
-from spacy_punct.hf_models import hf_shims
-from spacy_punct.layers.autocast import native_bfloat16, set_cpu_precision
+from spacy_punct.evaluation.speed import benchmark_lines, count_words, words_per_second
+from spacy_punct.layers.hf_models import hf_shims
 from spacy_punct.layers.int8_linear import TokenInt8Linear
+from spacy_punct.layers.transformer import native_bfloat16, set_cpu_precision
 from spacy_punct.pipelines import load_pipeline
-from spacy_punct.threads import set_threads
+from spacy_punct.runtime.collector import freeze_loaded_objects
+from spacy_punct.runtime.threads import set_threads
 
 
 def autocast(precision: str) -> ContextManager[Any]:

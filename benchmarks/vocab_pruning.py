@@ -18,7 +18,7 @@ from transformers import AutoModel, AutoTokenizer
 
 from spacy_punct import load_pipeline
 from spacy_punct.evaluation import evaluate
-from spacy_punct.hf_models import hf_models, hf_shims
+from spacy_punct.layers.hf_models import hf_models, hf_shims
 
 
 def with_vocabulary(nlp, folder: Path):  # type: ignore[no-untyped-def]

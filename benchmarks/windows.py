@@ -24,10 +24,10 @@ from spacy.tokens import Doc, Span
 from spacy.training import Example
 from spacy.util import registry
 
+from spacy_punct.layers.windows import transformer_names
 from spacy_punct.pipelines import find_punctuator
 from spacy_punct.scorer import score_punctuation
 from spacy_punct.training.corpus import PunctCorpus
-from spacy_punct.windows import transformer_names
 
 SpanGetter = Callable[[List[Doc]], List[List[Span]]]
 

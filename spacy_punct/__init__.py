@@ -1,25 +1,27 @@
 """Punctuation restoration as a spaCy pipeline component."""
 
-from .native_caches import bound_native_caches
+from .runtime import moved
+from .runtime.native_caches import bound_native_caches
 
 bound_native_caches()  # before torch runs its first CPU kernel
+moved.install()  # the modules' old import paths
 
 from .about import __version__
-from .components.model import build_punctuator_model
 from .components.punctuator import Punctuator, make_punctuator
 from .components.rewriter import PunctRewriter, make_punct_rewriter
 from .components.tokenizer import PunctTokenizer
 from .decode import DecisionSettings
-from .evaluation import evaluate
+from .evaluation.scoring import evaluate
 from .extensions import register_extensions
+from .inference.records import output_record, punctuate_records
+from .inference.streaming import CommittedWord, EntropyLookahead, FixedLookahead, Streamer, stream_punctuate
+from .inference.texts import punctuate, punctuate_pieces
+from .inference.timed import RecordError, TimedWord
 from .labels import LabelSet
-from .pipelines import PipelineError, find_punctuator, load_pipeline
-from .records import output_record, punctuate_records
+from .layers.classifier import build_punctuator_model
+from .pipelines.loading import PipelineError, find_punctuator, load_pipeline
 from .rewrite import rewrite_doc
 from .scorer import make_punct_scorer, score_punctuation
-from .streaming import CommittedWord, EntropyLookahead, FixedLookahead, Streamer, stream_punctuate
-from .texts import punctuate, punctuate_pieces
-from .timed import RecordError, TimedWord
 from .training import PunctCorpus, create_asr_noise_augmenter, create_case_noise_augmenter
 
 __all__ = [

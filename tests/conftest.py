@@ -26,7 +26,7 @@ TEXTS = [
 @pytest.fixture(autouse=True)
 def _thaw_frozen_objects():
     """Commands take the objects alive after loading out of the garbage
-    collector's scans for good (`spacy_punct.collector`); the suite runs them
+    collector's scans for good (`spacy_punct.runtime.collector`); the suite runs them
     in one process, so each test's objects are put back after it."""
     yield
     gc.unfreeze()

@@ -5,8 +5,8 @@ import gzip
 import pytest
 import spacy
 
-from spacy_punct.benchmark import benchmark_lines, compare_speeds, count_words, words_per_second
-from spacy_punct.textio import InputError
+from spacy_punct.evaluation.speed import benchmark_lines, compare_speeds, count_words, words_per_second
+from spacy_punct.inference.textio import InputError
 
 from .conftest import TEXTS
 
@@ -75,7 +75,7 @@ def test_the_machine_names_the_cpu_and_how_int8_products_run(monkeypatch):
 
 def test_the_int8_weight_bits_are_those_of_the_pipelines_quantizer():
     from spacy_punct import load_pipeline
-    from spacy_punct.benchmark import int8_weight_bits
+    from spacy_punct.evaluation.speed import int8_weight_bits
 
     assert int8_weight_bits(load_pipeline("en_punct_trf")) == {7}
     assert int8_weight_bits(load_pipeline("en_punct_sm")) == set()

@@ -8,9 +8,15 @@ import pytest
 from typer.testing import CliRunner
 
 from spacy_punct import load_pipeline, punctuate
-from spacy_punct.bundled import BUNDLED_DIR, ShadowedPipelineWarning, bundled_names, default_pipeline, resolve_model
 from spacy_punct.cli import app
 from spacy_punct.languages import LANGUAGES, language_entry
+from spacy_punct.pipelines.bundled import (
+    BUNDLED_DIR,
+    ShadowedPipelineWarning,
+    bundled_names,
+    default_pipeline,
+    resolve_model,
+)
 
 TEXT = "so how was the trip it was long but we saw the coast where did you stay in a small hotel near the harbour"
 

@@ -3,8 +3,16 @@ import re
 import pytest
 import spacy
 
-from spacy_punct.captions import CaptionWord, CueBuilder, caption_header, cues, doc_caption_words, format_cue, timestamp
-from spacy_punct.timed import RecordError
+from spacy_punct.inference.captions import (
+    CaptionWord,
+    CueBuilder,
+    caption_header,
+    cues,
+    doc_caption_words,
+    format_cue,
+    timestamp,
+)
+from spacy_punct.inference.timed import RecordError
 
 
 def _words(n, sentence_every=0):
@@ -77,7 +85,7 @@ def test_cue_builder_checks_its_limits():
 def test_vtt_cue_text_is_escaped_and_reads_back_as_written():
     import html
 
-    from spacy_punct.captions import Cue
+    from spacy_punct.inference.captions import Cue
 
     text = "the <unk> said a & b --> c"
     cue = Cue(1, 0.0, 1.0, text)

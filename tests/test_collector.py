@@ -5,7 +5,7 @@ import gc
 from typer.testing import CliRunner
 
 from spacy_punct.cli import app
-from spacy_punct.collector import freeze_loaded_objects
+from spacy_punct.runtime.collector import freeze_loaded_objects
 
 
 def test_objects_alive_at_the_call_leave_the_scans():

@@ -8,10 +8,10 @@ from spacy.tokens import DocBin
 from typer.testing import CliRunner
 
 from spacy_punct.cli import app
-from spacy_punct.distillation import teacher_docs
+from spacy_punct.components.word_classifier import teacher_targets
 from spacy_punct.pipelines import predict_probs
+from spacy_punct.pipelines.distillation import teacher_docs
 from spacy_punct.training.corpus import PunctCorpus
-from spacy_punct.word_classifier import teacher_targets
 from spacy_punct.word_records import read_docbins, word_records
 
 from .conftest import TEXTS, listener_pipeline, reader_examples, train

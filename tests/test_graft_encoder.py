@@ -10,7 +10,7 @@ import pytest
 import torch
 from transformers import BertConfig, BertModel, BertTokenizerFast
 
-from spacy_punct.hf_models import hf_models
+from spacy_punct.layers.hf_models import hf_models
 
 from .test_transformer import trf_pipeline
 

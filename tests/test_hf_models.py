@@ -1,6 +1,6 @@
 """Finding the Hugging Face models inside a pipeline, with the tiny local BERT."""
 
-from spacy_punct.hf_models import hf_layers, hf_models, hf_shims
+from spacy_punct.layers.hf_models import hf_layers, hf_models, hf_shims
 
 from .test_transformer import trf_pipeline
 

@@ -2,8 +2,8 @@ import numpy
 from spacy.util import registry
 from thinc.api import Linear, Model, with_array
 
-from spacy_punct.components.model import build_punctuator_model, with_empty_docs
 from spacy_punct.layers.bilstm import build_bilstm_encoder
+from spacy_punct.layers.classifier import build_punctuator_model, with_empty_docs
 
 
 def _fake_tok2vec(width: int) -> Model:

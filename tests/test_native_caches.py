@@ -2,7 +2,7 @@ import os
 import subprocess
 import sys
 
-from spacy_punct.native_caches import CACHE_ENTRIES, CACHE_SETTINGS, bound_native_caches
+from spacy_punct.runtime.native_caches import CACHE_ENTRIES, CACHE_SETTINGS, bound_native_caches
 
 
 def test_defaults_set(monkeypatch):

@@ -7,8 +7,8 @@ import spacy
 from typer.testing import CliRunner
 
 from spacy_punct.cli import app
-from spacy_punct.output_formats import OutputWriter, format_names, make_writer, output_formats
-from spacy_punct.streaming import CommittedWord
+from spacy_punct.inference.output_formats import OutputWriter, format_names, make_writer, output_formats
+from spacy_punct.inference.streaming import CommittedWord
 
 
 def _word(index, text, start=None, end_=False):

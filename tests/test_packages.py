@@ -5,7 +5,7 @@ import zipfile
 
 import pytest
 
-from spacy_punct.packages import PackageError, build_wheel, install, package_name
+from spacy_punct.pipelines.packages import PackageError, build_wheel, install, package_name
 
 
 def test_a_language_code_names_its_default_pipeline():

@@ -114,7 +114,7 @@ def test_thresholds(trained):
 
 def test_settings_passed_per_call_leave_the_component_as_it_is(trained):
     from spacy_punct.decode import DecisionSettings
-    from spacy_punct.texts import punctuate
+    from spacy_punct.inference.texts import punctuate
 
     text = "well the weather was fine we walked we talked and we ate fish"
     no_commas = DecisionSettings(thresholds={"COMMA": 1.0})

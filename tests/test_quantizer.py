@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from spacy_punct.cli import app
 from spacy_punct.components.quantizer import add_quantizer
-from spacy_punct.hf_models import hf_shims
+from spacy_punct.layers.hf_models import hf_shims
 from spacy_punct.layers.int8_linear import TokenInt8Linear
 from spacy_punct.pipelines import load_pipeline, predict_probs
 

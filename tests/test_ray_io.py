@@ -10,7 +10,7 @@ pytest.importorskip("ray")
 from ray.data.block import BlockAccessor  # noqa: E402
 
 from spacy_punct import ray_io  # noqa: E402
-from spacy_punct.ray_io import JSONLinesSink, JSONLinesSource  # noqa: E402
+from spacy_punct.distributed.ray_io import JSONLinesSink, JSONLinesSource  # noqa: E402
 
 RECORDS = [
     {"id": 1, "text": "so how was the trip"},

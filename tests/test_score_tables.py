@@ -1,4 +1,4 @@
-from spacy_punct.score_tables import (
+from spacy_punct.evaluation.score_tables import (
     BundledRow,
     RunScores,
     class_f1,

@@ -3,7 +3,7 @@ import spacy
 from spacy.tokens import Doc
 from spacy_transformers.span_getters import get_strided_spans
 
-from spacy_punct.components.span_getters import get_word_strided_spans
+from spacy_punct.layers.span_getters import get_word_strided_spans
 
 
 @pytest.mark.parametrize("window,stride", [(4, 4), (4, 3), (8, 2), (5, 7), (128, 96)])

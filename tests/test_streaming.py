@@ -3,15 +3,15 @@ import tracemalloc
 import numpy
 import pytest
 
-from spacy_punct.streaming import (
+from spacy_punct.inference.streaming import (
     EntropyLookahead,
     FixedLookahead,
     Streamer,
     entropy,
     stream_punctuate,
 )
-from spacy_punct.texts import punctuate
-from spacy_punct.timed import RecordError, TimedWord
+from spacy_punct.inference.texts import punctuate
+from spacy_punct.inference.timed import RecordError, TimedWord
 
 from .conftest import TEXTS
 
@@ -163,7 +163,7 @@ def test_window_docs_are_tokenised_as_offline_input(trained):
 
 def test_a_stream_with_no_lookahead_still_closes_its_last_sentence(trained):
     """`stream --lookahead 0` never closed the last sentence nor wrote a final newline."""
-    from spacy_punct.output_formats import make_writer
+    from spacy_punct.inference.output_formats import make_writer
 
     trained.get_pipe("punctuator").settings = trained.get_pipe("punctuator").settings.replace(close_last_sentence=True)
     streamer = Streamer(trained, FixedLookahead(0))

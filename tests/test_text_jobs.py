@@ -1,9 +1,9 @@
 import io
 import json
 
-from spacy_punct.output_formats import make_writer
-from spacy_punct.text_jobs import punctuated_output
-from spacy_punct.textio import TextReader
+from spacy_punct.inference.output_formats import make_writer
+from spacy_punct.inference.text_jobs import punctuated_output
+from spacy_punct.inference.textio import TextReader
 
 
 def _reader(text, keep_line_ends=True):
@@ -33,8 +33,8 @@ def test_records_keep_their_fields_and_the_whole_input_is_one_document(trained):
 def test_a_stream_writes_the_words_before_a_bad_line_then_names_it(trained):
     import pytest
 
-    from spacy_punct.streaming import FixedLookahead, Streamer
-    from spacy_punct.text_jobs import StreamStopped, streamed_output
+    from spacy_punct.inference.streaming import FixedLookahead, Streamer
+    from spacy_punct.inference.text_jobs import StreamStopped, streamed_output
 
     streamer = Streamer(trained, FixedLookahead(2))
     chunks = []

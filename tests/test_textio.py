@@ -3,7 +3,7 @@ import io
 
 import pytest
 
-from spacy_punct.textio import InputError, TextReader, open_text, read_text, restore_line_ends
+from spacy_punct.inference.textio import InputError, TextReader, open_text, read_text, restore_line_ends
 
 
 @pytest.mark.parametrize(

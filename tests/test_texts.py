@@ -3,8 +3,8 @@
 import pytest
 
 from spacy_punct import texts as text_module
-from spacy_punct.records import punctuate_records
-from spacy_punct.texts import punctuate, punctuate_pieces
+from spacy_punct.inference.records import punctuate_records
+from spacy_punct.inference.texts import punctuate, punctuate_pieces
 
 from .conftest import TEXTS
 
@@ -131,7 +131,7 @@ def test_memory_does_not_grow_with_the_batch_size(tmp_path):
     script = (
         "import resource, sys\n"
         "from spacy_punct import load_pipeline, punctuate\n"
-        "from spacy_punct.textio import open_text\n"
+        "from spacy_punct.inference.textio import open_text\n"
         "nlp = load_pipeline('en')\n"
         "for doc in punctuate(nlp, open_text(sys.argv[1]), batch_size=int(sys.argv[2])):\n"
         "    pass\n"

@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from spacy_punct.threads import set_threads
+from spacy_punct.runtime.threads import set_threads
 
 
 def test_set_threads():
@@ -63,7 +63,7 @@ def test_the_tokenizers_thread_pool_is_off_unless_the_environment_says_otherwise
     """A process forked after the pool ran printed four lines of warning to stderr (`benchmark --processes 2`)."""
     import os
 
-    from spacy_punct.threads import tokenizers_pool_off
+    from spacy_punct.runtime.threads import tokenizers_pool_off
 
     monkeypatch.delenv("TOKENIZERS_PARALLELISM", raising=False)
     tokenizers_pool_off()

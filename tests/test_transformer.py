@@ -110,7 +110,7 @@ def test_the_config_cuts_the_encoder_to_its_lowest_layers(tiny_bert, tmp_path):
     import torch
     from transformers import AutoModel
 
-    from spacy_punct.hf_models import hf_layers
+    from spacy_punct.layers.hf_models import hf_layers
 
     def encoder(nlp):
         (layer,) = hf_layers(nlp)
@@ -175,7 +175,7 @@ def test_long_doc_through_strided_windows(trained_trf):
 def test_pause_features_on_a_transformer_listener(tiny_bert, tmp_path):
     from spacy.tokens import DocBin
 
-    from spacy_punct.timed import TimedWord, words_doc
+    from spacy_punct.inference.timed import TimedWord, words_doc
 
     nlp = trf_pipeline(tiny_bert)
     nlp.remove_pipe("punctuator")

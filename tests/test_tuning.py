@@ -2,8 +2,8 @@ import numpy
 import spacy
 
 from spacy_punct.decode import decide
+from spacy_punct.evaluation.tuning import collect_probs, micro_f1, tune_decisions
 from spacy_punct.labels import LabelSet
-from spacy_punct.tuning import collect_probs, micro_f1, tune_decisions
 
 from .conftest import reader_examples
 

@@ -1,7 +1,7 @@
 import pytest
 from spacy.tokens import Doc, DocBin
 
-from spacy_punct.windows import set_windows, transformer_names
+from spacy_punct.layers.windows import set_windows, transformer_names
 
 from .conftest import TEXTS, reader_examples
 from .test_transformer import trf_pipeline
@@ -62,7 +62,7 @@ def test_set_windows_refuses_bad_values_and_tok2vec_pipelines(trf_nlp, trained):
 def test_cli_sets_windows(trf_nlp, tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
-    import spacy_punct.windows
+    import spacy_punct.layers.windows
     from spacy_punct.cli import app
 
     calls = []
@@ -71,7 +71,7 @@ def test_cli_sets_windows(trf_nlp, tmp_path, monkeypatch):
         calls.append((window, stride))
         return set_windows(nlp, window, stride)
 
-    monkeypatch.setattr(spacy_punct.windows, "set_windows", recording_set_windows)
+    monkeypatch.setattr(spacy_punct.layers.windows, "set_windows", recording_set_windows)
     trf_nlp.to_disk(tmp_path / "model")
     args = ["punctuate", str(tmp_path / "model"), "--window", "16", "--stride", "4", "--format", "jsonl"]
     result = CliRunner().invoke(app, args, input="so how was the trip it was long but we saw the coast\n")

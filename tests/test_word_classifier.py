@@ -2,7 +2,7 @@ import numpy
 import pytest
 from thinc.api import NumpyOps
 
-from spacy_punct.word_classifier import initialize_on_sample, mean_over_words, weighted_cross_entropy
+from spacy_punct.components.word_classifier import initialize_on_sample, mean_over_words, weighted_cross_entropy
 
 
 def test_weighted_cross_entropy_and_its_gradient():

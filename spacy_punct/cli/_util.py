@@ -14,11 +14,11 @@ import typer
 from spacy.language import Language
 from tqdm import tqdm
 
-from .. import textio
 from ..decode import DecisionSettings, check_settings
+from ..inference import textio
 from ..languages import language_entry
-from ..pipelines import PipelineError, find_punctuator, load_for_long_run
-from ..threads import set_threads
+from ..pipelines.loading import PipelineError, find_punctuator, load_for_long_run
+from ..runtime.threads import set_threads
 
 app = typer.Typer(
     help="Punctuation restoration with spaCy.",
@@ -104,8 +104,8 @@ def decision_settings(
 
 def apply_transformer_settings(nlp: Language, window: int, stride: int, cpu_precision: str) -> None:
     """Set the transformers' window, stride and CPU precision when asked to."""
-    from ..layers.autocast import set_cpu_precision
-    from ..windows import set_windows
+    from ..layers.transformer import set_cpu_precision
+    from ..layers.windows import set_windows
 
     try:
         if window or stride:

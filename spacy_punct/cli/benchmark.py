@@ -8,7 +8,7 @@ from typing import List, Optional
 import typer
 from tqdm import tqdm
 
-from ..threads import DEFAULT_THREADS
+from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
     CPU_PRECISION_HELP,
     ENCODING_HELP,
@@ -44,9 +44,9 @@ def benchmark(
 ) -> None:
     """Time `nlp.pipe` of one or more pipelines on the same lines, with the
     same batch size and threads, in alternating rounds; print words/s."""
-    from ..benchmark import benchmark_lines, compare_speeds, count_words, int8_weight_bits, machine
-    from ..layers.autocast import set_cpu_precision
-    from ..windows import transformer_names
+    from ..evaluation.speed import benchmark_lines, compare_speeds, count_words, int8_weight_bits, machine
+    from ..layers.transformer import set_cpu_precision
+    from ..layers.windows import transformer_names
 
     if len(set(models)) < len(models):
         fail("a pipeline is named twice: name each once.")

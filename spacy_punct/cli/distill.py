@@ -6,7 +6,7 @@ from typing import Iterator, List
 import typer
 from spacy.tokens import Doc, DocBin
 
-from ..threads import DEFAULT_THREADS
+from ..runtime.threads import DEFAULT_THREADS
 from ..word_records import read_docbins, write_docbin_parts
 from ._util import (
     GPU_HELP,
@@ -50,7 +50,7 @@ def distill(
     (`token._.teacher_probs`), the mean of the teachers' with --ensemble:
     train a student on the output with the punctuator's `distill_weight`
     above 0."""
-    from ..distillation import teacher_docs
+    from ..pipelines.distillation import teacher_docs
 
     one_file = output.suffix == ".spacy"
     if one_file:

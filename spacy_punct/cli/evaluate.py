@@ -8,10 +8,10 @@ from typing import Optional
 import typer
 from tqdm import tqdm
 
-from ..evaluation import RUN_FILE, run_record
-from ..evaluation import evaluate as evaluate_pipeline
-from ..score_tables import score_table
-from ..threads import DEFAULT_THREADS
+from ..evaluation.score_tables import score_table
+from ..evaluation.scoring import RUN_FILE, run_record
+from ..evaluation.scoring import evaluate as evaluate_pipeline
+from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
     CPU_PRECISION_HELP,
     GPU_HELP,

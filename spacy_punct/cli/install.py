@@ -4,8 +4,8 @@ from typing import List
 
 import typer
 
-from ..packages import PackageError
-from ..packages import install as install_packages
+from ..pipelines.packages import PackageError
+from ..pipelines.packages import install as install_packages
 from ._util import app, fail
 
 

@@ -5,13 +5,13 @@ from typing import List, Optional
 
 import typer
 
-from .. import textio
-from ..input_formats import check_engine
-from ..output_formats import make_writer
-from ..pipelines import PipelineError, load_pipeline
-from ..text_jobs import punctuated_output
-from ..threads import DEFAULT_THREADS
-from ..timed import RecordError
+from ..inference import textio
+from ..inference.input_formats import check_engine
+from ..inference.output_formats import make_writer
+from ..inference.text_jobs import punctuated_output
+from ..inference.timed import RecordError
+from ..pipelines.loading import PipelineError, load_pipeline
+from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
     CPU_PRECISION_HELP,
     ENCODING_HELP,
@@ -177,7 +177,7 @@ def _punctuate_on_ray(
 ) -> None:
     """`punctuate --engine ray`: records from files to a folder, on Ray."""
     try:
-        from ..distributed import input_format, punctuate_files
+        from ..distributed.engine import input_format, punctuate_files
     except ImportError as e:
         fail(f"--engine ray needs the ray extra (pip install spacy-punct[ray]): {e}")
     if input is None or output is None:

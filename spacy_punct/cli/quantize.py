@@ -5,7 +5,7 @@ from typing import List
 
 import typer
 
-from ..pipelines import PipelineError, load_pipeline
+from ..pipelines.loading import PipelineError, load_pipeline
 from ._util import app, fail, load_or_fail
 
 

@@ -6,9 +6,9 @@ from typing import List
 import typer
 from spacy.util import is_package
 
-from ..bundled import bundled_names, resolve_model
-from ..pipelines import load_pipeline
-from ..threads import DEFAULT_THREADS
+from ..pipelines.bundled import bundled_names, resolve_model
+from ..pipelines.loading import load_pipeline
+from ..runtime.threads import DEFAULT_THREADS
 from ._util import THREADS_HELP, app, fail, set_threads_or_fail
 
 

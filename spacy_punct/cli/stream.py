@@ -6,9 +6,9 @@ from typing import List, Optional
 
 import typer
 
-from .. import textio
-from ..output_formats import make_writer
-from ..threads import DEFAULT_THREADS
+from ..inference import textio
+from ..inference.output_formats import make_writer
+from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
     ENCODING_HELP,
     THREADS_HELP,
@@ -74,8 +74,8 @@ def stream(
     words are written as soon as they are decided, line-buffered; the rest at
     the end of the input. A bad line stops the stream with an error naming it,
     after the words read before it are written."""
-    from ..streaming import EntropyLookahead, FixedLookahead, Streamer
-    from ..text_jobs import StreamStopped, streamed_output
+    from ..inference.streaming import EntropyLookahead, FixedLookahead, Streamer
+    from ..inference.text_jobs import StreamStopped, streamed_output
 
     check_input(input)
     try:

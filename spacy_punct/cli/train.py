@@ -7,7 +7,7 @@ from typing import Any, Dict
 
 import typer
 
-from ..threads import DEFAULT_THREADS
+from ..runtime.threads import DEFAULT_THREADS
 from ._util import THREADS_HELP, app, fail, set_threads_or_fail
 
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import typer
 
-from ..pipelines import find_punctuator, load_pipeline
-from ..threads import DEFAULT_THREADS
+from ..pipelines.loading import find_punctuator, load_pipeline
+from ..runtime.threads import DEFAULT_THREADS
 from ..training.corpus import PunctCorpus
 from ._util import THREADS_HELP, app, fail, load_or_fail, set_threads_or_fail
 
@@ -22,7 +22,7 @@ def tune(
 ) -> None:
     """Tune per-class decision thresholds and margins on dev data for the best
     micro F1, and save a copy of the pipeline that uses them."""
-    from ..tuning import collect_probs, tune_decisions
+    from ..evaluation.tuning import collect_probs, tune_decisions
 
     if not (thresholds or margins):
         fail("nothing to tune: --no-thresholds and --no-margins.")

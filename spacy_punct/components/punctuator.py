@@ -14,14 +14,14 @@ from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer
 from thinc.types import Floats2d, Ints2d
 
-from .. import threads  # noqa: F401  (forked workers start with one torch thread)
 from ..align import gold_classes, input_and_reference_marks, on_reference_tokens
 from ..decode import Decisions, DecisionSettings, decode
 from ..downstream import DownstreamCheck, check_downstream_listeners
 from ..extensions import register_extensions, set_token_values
 from ..labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
 from ..rewrite import build_rewritten, plan_rewrite
-from ..word_classifier import (
+from ..runtime import threads  # noqa: F401  (forked workers start with one torch thread)
+from .word_classifier import (
     ScaledOptimizer,
     check_encoder_ran,
     default_model,

@@ -10,7 +10,7 @@ transformer's model and puts it in place of the float one, which it keeps,
 and gives the heads' ReLU layers an int8 forward (their float weights stay);
 before the pipeline is saved (its `to_disk` runs before the transformers')
 it puts the float models back. While quantized, an encoder set to run in
-bfloat16 (`cpu_precision`, see `spacy_punct.layers.autocast`) runs in float32,
+bfloat16 (`cpu_precision`, see `spacy_punct.layers.transformer`) runs in float32,
 which the quantized layers take. Inference only: training needs the float
 weights."""
 
@@ -23,7 +23,7 @@ from spacy.pipeline import Pipe
 from spacy.tokens import Doc
 from thinc.api import Model
 
-from ..hf_models import hf_layers, hf_shims
+from ..layers.hf_models import hf_layers, hf_shims
 
 QUANTIZED_TYPES = {"qint8": "qint8", "float16": "float16"}
 
@@ -199,7 +199,7 @@ def storage_overrides(nlp: Language, weights_storage: str) -> Dict[str, Any]:
     transformers' weights to be saved in `weights_storage` (see
     `spacy_punct.layers.stored_weights`): for `load_pipeline(..., config=)`."""
     from ..layers.stored_weights import WEIGHTS_STORAGES
-    from ..windows import transformer_names
+    from ..layers.windows import transformer_names
 
     if weights_storage not in WEIGHTS_STORAGES:
         raise ValueError(f"weights_storage must be one of {', '.join(WEIGHTS_STORAGES)}, not {weights_storage!r}.")
@@ -219,7 +219,7 @@ def add_quantizer(nlp: Language, dtype: str = "qint8", keep_float: Sequence[str]
     """Add an `int8_quantizer` before the pipeline's first transformer (its
     linear layers matching `keep_float` left in float32, the others' weights
     in `weight_bits` bits); return its name."""
-    from ..windows import transformer_names
+    from ..layers.windows import transformer_names
 
     names = transformer_names(nlp)
     if not names:

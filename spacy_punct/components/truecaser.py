@@ -20,15 +20,15 @@ from thinc.types import Floats2d
 from ..align import cased_word_texts, gold_case_classes, sentence_initial_words
 from ..casing import CASE_LABELS, apply_case, case_label, is_caseless, is_uncasable, written_in_capitals
 from ..extensions import register_extensions, set_token_values
-from ..word_classifier import (
+from ..word_records import read_docbins
+from ..words import token_table
+from .word_classifier import (
     check_encoder_ran,
     default_model,
     initialize_on_sample,
     mean_over_words,
     weighted_cross_entropy,
 )
-from ..word_records import read_docbins
-from ..words import token_table
 
 register_extensions()
 

@@ -1,10 +1,10 @@
 """Registered layers, one per module."""
 
-from .autocast import build_transformer_model
 from .bilstm import build_bilstm_encoder
 from .lowercase import build_lowercase_embed
 from .pauses import build_pause_features
-from .spaces import build_tok2vec
+from .tok2vec import build_tok2vec
+from .transformer import build_transformer_model
 
 __all__ = [
     "build_bilstm_encoder",

@@ -2,7 +2,7 @@
 
 A transformer pipeline's heads read the encoder's vectors through a
 `TransformerListener`; their hidden ReLU layer is a float product on numpy's
-BLAS, which runs on one thread (see `spacy_punct.threads`). In int8 it runs
+BLAS, which runs on one thread (see `spacy_punct.runtime.threads`). In int8 it runs
 as the encoder's linear layers do (`layers.int8_linear`: each row of the input
 quantized on its own, so a text's numbers do not depend on its batch), in
 torch at the pipeline's threads."""

@@ -16,11 +16,11 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from spacy.language import Language
 
 from ..decode import DecisionSettings, check_settings
-from ..pipelines import find_punctuator
-from ..records import punctuate_records
-from ..streaming import FixedLookahead, Streamer
-from ..texts import punctuate
-from ..timed import RecordError, line_words
+from ..inference.records import punctuate_records
+from ..inference.streaming import FixedLookahead, Streamer
+from ..inference.texts import punctuate
+from ..inference.timed import RecordError, line_words
+from ..pipelines.loading import find_punctuator
 from .batcher import Batcher, Job, QueueFull
 
 

@@ -10,7 +10,7 @@ from typing import Iterator, Sequence
 import httpx
 import uvicorn
 
-from ..pipelines import load_pipeline
+from ..pipelines.loading import load_pipeline
 from .app import ServiceLimits, create_app
 
 

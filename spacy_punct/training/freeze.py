@@ -9,7 +9,7 @@ from typing import Callable, List
 from spacy.language import Language
 from spacy.util import registry
 
-from ..hf_models import hf_models
+from ..layers.hf_models import hf_models
 
 
 def freeze_input_embeddings(nlp: Language) -> List[str]:

@@ -7,7 +7,7 @@ import spacy
 import torch
 from spacy.tokens import DocBin
 
-from spacy_punct.layers.autocast import autocast_dtype, native_bfloat16
+from spacy_punct.layers.transformer import autocast_dtype, native_bfloat16
 from spacy_punct.pipelines import predict_probs
 
 from ..conftest import TEXTS, reader_examples, train
@@ -55,7 +55,7 @@ def test_a_bfloat16_encoder_trains_saves_and_loads_in_either_precision(tiny_bert
 
 def test_set_cpu_precision_on_a_spacy_transformers_pipeline(tiny_bert, trained):
     from spacy_punct.components.quantizer import add_quantizer
-    from spacy_punct.layers.autocast import set_cpu_precision
+    from spacy_punct.layers.transformer import set_cpu_precision
 
     nlp = trf_pipeline(tiny_bert)  # spacy-transformers.TransformerModel.v3
     nlp.initialize()

@@ -6,8 +6,8 @@ import spacy
 from spacy.tokens import DocBin
 from thinc.api import Adam
 
+from spacy_punct.inference.timed import TimedWord, words_doc
 from spacy_punct.layers.pauses import build_pause_features, pause_after
-from spacy_punct.timed import TimedWord, words_doc
 from spacy_punct.training.corpus import PunctCorpus
 
 from ..conftest import LISTENER_CONFIG, TOK2VEC_CONFIG, train

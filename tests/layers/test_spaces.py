@@ -3,8 +3,8 @@ import pytest
 import spacy
 from thinc.api import Config, Model, chain
 
-from spacy_punct.components.model import build_punctuator_model
-from spacy_punct.layers.spaces import word_rows, words_doc
+from spacy_punct.layers.classifier import build_punctuator_model
+from spacy_punct.layers.tok2vec import word_rows, words_doc
 
 TOK2VEC = Config().from_str(
     """

@@ -149,7 +149,7 @@ def test_the_model_is_built_from_the_class_its_config_names():
 def test_a_loaded_model_runs_the_attention_it_was_trained_with(tiny_bert, trained_float):
     """transformers 4.46 saved that it had chosen the attention itself, and the
     loaded model then ran the unfused "eager" attention (other numbers, slower)."""
-    from spacy_punct.hf_models import hf_models
+    from spacy_punct.layers.hf_models import hf_models
 
     nlp = trf_pipeline(tiny_bert, cpu_precision="float32")
     nlp.initialize()

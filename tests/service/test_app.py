@@ -8,8 +8,8 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from spacy_punct import load_pipeline, punctuate, punctuate_records  # noqa: E402
+from spacy_punct.inference.streaming import FixedLookahead, Streamer  # noqa: E402
 from spacy_punct.service.app import ServiceLimits, create_app  # noqa: E402
-from spacy_punct.streaming import FixedLookahead, Streamer  # noqa: E402
 
 LINES = ["so how was the trip it was long but we saw the coast", "hi kevin my internet is down", ""]
 

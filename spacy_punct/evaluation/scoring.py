@@ -14,17 +14,17 @@ from spacy.scorer import Scorer
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from .align import gold_classes
-from .decode import DecisionSettings
-from .extensions import register_extensions, set_token_values
-from .labels import is_mark, is_replaceable
-from .languages import language_entry
-from .pipelines import find_punctuator, settings_cfg
-from .rewrite import rewrite_doc
-from .training.augment import create_asr_noise_augmenter, create_case_noise_augmenter, create_chained_augmenters
-from .training.corpus import PunctCorpus
-from .training.spoken_numbers import create_spoken_numbers_augmenter
-from .word_records import gold_doc, read_docbins, word_records
+from ..align import gold_classes
+from ..decode import DecisionSettings
+from ..extensions import register_extensions, set_token_values
+from ..labels import is_mark, is_replaceable
+from ..languages import language_entry
+from ..pipelines.loading import find_punctuator, settings_cfg
+from ..rewrite import rewrite_doc
+from ..training.augment import create_asr_noise_augmenter, create_case_noise_augmenter, create_chained_augmenters
+from ..training.corpus import PunctCorpus
+from ..training.spoken_numbers import create_spoken_numbers_augmenter
+from ..word_records import gold_doc, read_docbins, word_records
 
 register_extensions()
 

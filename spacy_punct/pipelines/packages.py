@@ -14,12 +14,12 @@ import zipfile
 from pathlib import Path
 from typing import List, Optional
 
-from .about import __version__
+from ..about import __version__
 from .bundled import BUNDLED_DIR, bundled_names, default_pipeline
 
 _INIT = '''"""The spacy-punct pipeline {name}, bundled inside spacy_punct, as a spaCy package."""
 from spacy.util import load_model_from_path
-from spacy_punct.bundled import BUNDLED_DIR
+from spacy_punct.pipelines.bundled import BUNDLED_DIR
 
 
 def load(**overrides):

@@ -10,9 +10,9 @@ import warnings
 from pathlib import Path
 from typing import Dict, List, Union
 
-from .languages import LANGUAGES
+from ..languages import LANGUAGES
 
-BUNDLED_DIR = Path(__file__).parent / "models"
+BUNDLED_DIR = Path(__file__).parent.parent / "models"
 # a language code loads the most accurate pipeline bundled for it
 DEFAULTS: Dict[str, List[str]] = {code: list(entry.pipelines) for code, entry in LANGUAGES.items() if entry.pipelines}
 

@@ -14,10 +14,10 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import minibatch
 
-from .extensions import TEACHER_ATTR, set_token_values
-from .pipelines import find_punctuator, predict_probs
-from .word_records import word_records
-from .words import token_table
+from ..extensions import TEACHER_ATTR, set_token_values
+from ..word_records import word_records
+from ..words import token_table
+from .loading import find_punctuator, predict_probs
 
 
 def teacher_docs(

@@ -19,11 +19,11 @@ from typing import Any, Dict, List, Optional, Union
 import pyarrow
 import ray
 
+from ..inference.input_formats import check_engine, file_format
+from ..inference.records import punctuate_records, record_line
+from ..inference.timed import RecordError, parse_json_line
 from . import ray_io
-from .input_formats import check_engine, file_format
 from .ray_io import JSONLinesSink, JSONLinesSource, ParquetSource
-from .records import punctuate_records, record_line
-from .timed import RecordError, parse_json_line
 
 # the read and write tasks unpickle the source and sink without importing this package
 ray.cloudpickle.register_pickle_by_value(ray_io)
@@ -59,7 +59,7 @@ class PunctuateBatch:
     batch_format = "pyarrow"
 
     def __init__(self, model: str, threads: int = 1, batch_size: int = 64) -> None:
-        from .pipelines import load_for_long_run
+        from ..pipelines.loading import load_for_long_run
 
         self.nlp = load_for_long_run(model, threads=threads)  # an actor loads its pipeline once
         self.batch_size = batch_size

@@ -10,9 +10,9 @@ from spacy.attrs import IDX, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .decode import DecisionSettings
-from .extensions import register_extensions, token_values
-from .pipelines import find_punctuator
+from ..decode import DecisionSettings
+from ..extensions import register_extensions, token_values
+from ..pipelines.loading import find_punctuator
 from .texts import punctuate_docs
 from .timed import RecordError, record_word_list, timed_words, words_doc
 

@@ -1,11 +1,14 @@
 """multilingual-e5-small's container as a Hugging Face folder, on a tiny container of the same layout."""
 
 import struct
+import sys
+from pathlib import Path
 
 import numpy
 import pytest
 
-from spacy_punct.e5_container import (
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))  # a build tool, not the library
+from e5_container import (  # noqa: E402
     ContainerError,
     build_hf_folder,
     dequantize_q4_0,

@@ -7,10 +7,10 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .decode import DecisionSettings
-from .extensions import register_extensions
-from .pipelines import find_punctuator, settings_cfg
-from .rewrite import rewrite_doc
+from ..decode import DecisionSettings
+from ..extensions import register_extensions
+from ..pipelines.loading import find_punctuator, settings_cfg
+from ..rewrite import rewrite_doc
 
 register_extensions()
 
@@ -189,7 +189,7 @@ def _piece_end(window: List[Tuple[str, str]], target: int) -> Optional[int]:
     """The first index from `target` at which a piece may end: after a token
     followed by whitespace, before a token that is no punctuation (so that a
     word's marks and the words written together stay in one piece)."""
-    from .labels import is_mark
+    from ..labels import is_mark
 
     for end in range(target, len(window)):
         text, space = window[end - 1]

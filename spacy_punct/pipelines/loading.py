@@ -15,13 +15,13 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from thinc.api import use_ops
 
+from ..components.punctuator import Punctuator
+from ..decode import DecisionSettings
+from ..extensions import register_extensions
+from ..runtime.collector import freeze_loaded_objects
+from ..runtime.factory_imports import named_factories_only
+from ..runtime.threads import DEFAULT_THREADS, set_threads
 from .bundled import bundled_names, resolve_model
-from .collector import freeze_loaded_objects
-from .components.punctuator import Punctuator
-from .decode import DecisionSettings
-from .extensions import register_extensions
-from .factory_imports import named_factories_only
-from .threads import DEFAULT_THREADS, set_threads
 
 register_extensions()
 
@@ -56,7 +56,7 @@ def load_pipeline(
     punctuator. `config`: overrides, as for `spacy.load`
     (e.g. {"components": {"punctuator": {"keep_existing": True}}}).
     `threads`: torch's threads for this process from now on (see
-    `spacy_punct.threads`): one by default, which stays fast when other
+    `spacy_punct.runtime.threads`): one by default, which stays fast when other
     processes share the cores; None leaves torch's setting as it is."""
     set_threads(threads)
     _check_findable(model)
@@ -96,7 +96,7 @@ def _check_findable(model: Union[str, Path]) -> None:
 def load_for_long_run(model: Union[str, Path], *, threads: Optional[int] = DEFAULT_THREADS) -> Language:
     """`load_pipeline` for a process that then punctuates for long (a command,
     a Ray actor, a server): every object loaded is left out of the garbage
-    collector's scans from then on (see `spacy_punct.collector`)."""
+    collector's scans from then on (see `spacy_punct.runtime.collector`)."""
     nlp = load_pipeline(model, threads=threads)
     freeze_loaded_objects()
     return nlp

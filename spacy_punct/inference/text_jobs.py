@@ -11,7 +11,7 @@ from typing import Any, Deque, Iterator, List, Optional, Tuple, cast
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .decode import DecisionSettings
+from ..decode import DecisionSettings
 from .output_formats import OutputWriter
 from .records import record_doc
 from .streaming import Streamer

@@ -91,8 +91,8 @@ def set_cpu_precision(nlp: Language, cpu_precision: str) -> List[str]:
     """Run the encoders of the pipeline's transformers in `cpu_precision`
     from now on, whatever their architecture (a pipeline trained with
     spacy-transformers' own). Returns the names of the components changed."""
-    from ..hf_models import hf_layers
-    from ..windows import transformer_names
+    from .hf_models import hf_layers
+    from .windows import transformer_names
 
     dtype = autocast_dtype(cpu_precision)
     names = transformer_names(nlp)

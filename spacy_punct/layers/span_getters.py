@@ -17,7 +17,7 @@ from spacy.tokens import Doc, Span
 from spacy.util import registry
 from spacy_transformers.span_getters import get_strided_spans
 
-from ..layers.spaces import word_rows
+from .tok2vec import word_rows
 
 # spacy-transformers adds the span_getters registry to spaCy's
 _span_getters = getattr(registry, "span_getters")

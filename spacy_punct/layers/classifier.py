@@ -7,8 +7,8 @@ from spacy.util import registry
 from thinc.api import Model, Relu, Softmax, chain, with_array
 from thinc.types import Floats2d
 
-from ..layers.pauses import with_pauses
-from ..layers.spaces import with_word_rows
+from .pauses import with_pauses
+from .tok2vec import with_word_rows
 
 
 @registry.architectures("spacy_punct.PunctuatorModel.v1")

@@ -17,11 +17,11 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import registry
 
-from .decode import Decisions, DecisionSettings, decode, sentence_starts
-from .labels import ends_sentence
-from .languages import language_rules
-from .pipelines import find_punctuator, predict_probs
-from .rewrite import plan_rewrite
+from ..decode import Decisions, DecisionSettings, decode, sentence_starts
+from ..labels import ends_sentence
+from ..languages import language_rules
+from ..pipelines.loading import find_punctuator, predict_probs
+from ..rewrite import plan_rewrite
 from .timed import TimedWord, split_word, timed_word, words_doc
 
 

@@ -9,9 +9,9 @@ from typing import Callable, Dict, Iterable, List, Optional, Set, Union
 
 from spacy.language import Language
 
-from . import textio
-from .layers.int8_linear import INT_MM, U8S8, fastest_product, weight_levels
-from .training.corpus import PunctCorpus
+from ..inference import textio
+from ..layers.int8_linear import INT_MM, U8S8, fastest_product, weight_levels
+from ..training.corpus import PunctCorpus
 
 
 def benchmark_lines(
@@ -107,6 +107,6 @@ def machine(weight_bits: Iterable[int] = (7,)) -> Dict[str, str]:
 
 def int8_weight_bits(nlp: Language) -> Set[int]:
     """The weight bits of the pipeline's int8 layers: none without an int8 quantizer."""
-    from .components.quantizer import Int8Quantizer
+    from ..components.quantizer import Int8Quantizer
 
     return {pipe.weight_bits for _, pipe in nlp.components if isinstance(pipe, Int8Quantizer) and pipe.dtype == "qint8"}

@@ -7,10 +7,10 @@ import numpy
 from spacy.language import Language
 from spacy.training import Example
 
-from .align import gold_classes
-from .decode import decide
-from .labels import LabelSet
-from .pipelines import find_punctuator, predict_probs
+from ..align import gold_classes
+from ..decode import decide
+from ..labels import LabelSet
+from ..pipelines.loading import find_punctuator, predict_probs
 
 THRESHOLD_GRID = tuple(round(x, 2) for x in numpy.arange(0.1, 0.91, 0.05))
 MARGIN_GRID = tuple(round(x, 2) for x in numpy.arange(0.0, 0.91, 0.05))

@@ -15,8 +15,8 @@ from spacy.training import Example
 from thinc.api import Config, Model, Ops, Optimizer
 from thinc.types import Floats1d, Floats2d
 
-from .extensions import TEACHER_ATTR, token_values
-from .labels import LabelSet
+from ..extensions import TEACHER_ATTR, token_values
+from ..labels import LabelSet
 
 
 def default_model(hidden_width: int) -> Config:

@@ -1,0 +1,2 @@
+"""What a process running pipelines sets up: torch threads, the garbage
+collector, native caches, the factories a config needs."""
