@@ -12,18 +12,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from spacy_punct.service.local import HEADLESS_CHROMIUM_ARGS as ARGS
 from spacy_punct.service.local import running_service
-
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def main() -> None:

@@ -17,6 +17,7 @@ from tqdm import tqdm
 from ..decode import DecisionSettings, check_settings
 from ..inference import textio
 from ..languages import language_entry
+from ..layers import windows
 from ..pipelines.loading import PipelineError, find_punctuator, load_for_long_run
 from ..runtime.threads import set_threads
 
@@ -103,15 +104,9 @@ def decision_settings(
 
 
 def apply_transformer_settings(nlp: Language, window: int, stride: int, cpu_precision: str) -> None:
-    """Set the transformers' window, stride and CPU precision when asked to."""
-    from ..layers.transformer import set_cpu_precision
-    from ..layers.windows import set_windows
-
+    """`layers.windows.apply_transformer_settings`, or a one-line error."""
     try:
-        if window or stride:
-            set_windows(nlp, window, stride)
-        if cpu_precision:
-            set_cpu_precision(nlp, cpu_precision)
+        windows.apply_transformer_settings(nlp, window, stride, cpu_precision)
     except ValueError as e:
         fail(str(e))
 

@@ -1,5 +1,6 @@
 """The service run on a thread of this process, for tests and scripts:
-`with running_service(["en"]) as url: ...`."""
+`with running_service(["en"]) as url: ...`, and how they open its page in
+a headless Chromium."""
 
 import socket
 import threading
@@ -12,6 +13,19 @@ import uvicorn
 
 from ..pipelines.loading import load_pipeline
 from .app import ServiceLimits, create_app
+
+# a headless Chromium on a machine with no network: without the background
+# services' flags it tries to reach its vendor's hosts at every start
+HEADLESS_CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @contextmanager

@@ -12,18 +12,8 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium")]
 
 from spacy_punct import load_pipeline, punctuate  # noqa: E402
+from spacy_punct.service.local import HEADLESS_CHROMIUM_ARGS as ARGS  # noqa: E402
 from spacy_punct.service.local import running_service  # noqa: E402
-
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def test_the_page_punctuates_pasted_text_and_typed_words(tmp_path):
