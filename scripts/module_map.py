@@ -1,5 +1,7 @@
 """Write the module map in docs/architecture.md: each module of the package,
-its lines and the first sentence of its docstring.
+its lines, the first sentence of its docstring and its tests (the mirrored
+`tests/<folder>/test_<module>.py`, or the reason in `TESTED_ELSEWHERE`); the
+check fails on a module with neither.
 
     python scripts/module_map.py            # rewrite the map
     python scripts/module_map.py --check    # fail if the map is stale
@@ -8,6 +10,7 @@ its lines and the first sentence of its docstring.
 import argparse
 import ast
 import re
+import sys
 from pathlib import Path
 
 from generated import write_between
@@ -15,6 +18,23 @@ from generated import write_between
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "architecture.md"
 START, END = "<!-- module map: written by scripts/module_map.py -->", "<!-- end of module map -->"
+# modules without a mirrored test file, and where they are tested instead
+TESTED_ELSEWHERE = {
+    "__main__.py": "runs the command line: tests/cli/test_app.py",
+    "about.py": "the version only: tests/test_metadata.py",
+    "cli/_util.py": "what the commands share, through them: tests/cli/",
+    "cli/distill.py": "tests/pipelines/test_distillation.py",
+    "cli/install.py": "tests/pipelines/test_packages.py",
+    "cli/quantize.py": "tests/components/test_quantizer.py",
+    "cli/serve.py": "starts uvicorn on the app of tests/service/test_app.py and test_page.py",
+    "convert/common.py": "what the converters share, through them: tests/convert/",
+    "convert/conllup.py": "tests/convert/test_conllup_json.py",
+    "convert/iwslt.py": "tests/convert/test_iwslt_text.py",
+    "convert/json_sentences.py": "tests/convert/test_conllup_json.py",
+    "convert/text.py": "tests/convert/test_iwslt_text.py",
+    "layers/length_buckets.py": "the buckets the int8 copy runs in: tests/components/test_quantizer.py",
+    "service/local.py": "tests/service/test_page.py",
+}
 
 
 def purpose(path: Path) -> str:
@@ -25,14 +45,30 @@ def purpose(path: Path) -> str:
     return (match.group(1) if match else paragraph).replace("|", "\\|")
 
 
+def tests_of(module: Path) -> str:
+    """Where a module of the package is tested; "" where nowhere is said."""
+    mirrored = Path("tests") / module.parent / f"test_{module.stem}.py"
+    if (ROOT / mirrored).exists():
+        return f"`{mirrored}`"
+    if module.name == "__init__.py":
+        return "its package's"
+    return TESTED_ELSEWHERE.get(str(module), "")
+
+
 def table() -> str:
-    rows = ["| module | lines | what it does |", "|---|---:|---|"]
+    rows = ["| module | lines | what it does | tests |", "|---|---:|---|---|"]
     package = ROOT / "spacy_punct"
+    untested = []
     for path in sorted(package.rglob("*.py"), key=lambda p: (len(p.relative_to(package).parts), str(p))):
-        if "models" in path.relative_to(package).parts:
+        module = path.relative_to(package)
+        if "models" in module.parts:
             continue
         lines = len(path.read_text(encoding="utf8").splitlines())
-        rows.append(f"| `{path.relative_to(package)}` | {lines} | {purpose(path)} |")
+        tests = tests_of(module)
+        untested += [] if tests else [str(module)]
+        rows.append(f"| `{module}` | {lines} | {purpose(path)} | {tests} |")
+    if untested:
+        sys.exit(f"No test file and no reason in TESTED_ELSEWHERE for: {', '.join(untested)}")
     return "\n".join(rows)
 
 

@@ -11,7 +11,7 @@ from spacy_punct.layers.transformer import autocast_dtype, native_bfloat16
 from spacy_punct.pipelines import predict_probs
 
 from ..conftest import TEXTS, reader_examples, train
-from ..test_transformer import trf_pipeline
+from .test_transformer import trf_pipeline
 
 BARE = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
 FLOAT32 = {"components": {"transformer": {"model": {"cpu_precision": "float32"}}}}

@@ -11,7 +11,7 @@ from spacy.training import Example
 from spacy_punct.layers.piece_limit import fit_window, fit_windows
 
 from ..conftest import TEXTS
-from ..test_transformer import trf_pipeline
+from .test_transformer import trf_pipeline
 
 
 def char_count(texts):

@@ -13,7 +13,7 @@ from spacy_punct.layers.stored_weights import INT8_SUFFIX, compact_state, expand
 from spacy_punct.pipelines import load_pipeline, predict_probs
 
 from ..conftest import TEXTS, reader_examples, train
-from ..test_transformer import trf_pipeline
+from .test_transformer import trf_pipeline
 
 BARE = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
 

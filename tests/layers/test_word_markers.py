@@ -7,7 +7,7 @@ from transformers import AutoTokenizer
 
 from spacy_punct.layers.word_markers import WordMarkingTokenizer
 
-from ..test_transformer import trf_pipeline
+from .test_transformer import trf_pipeline
 
 
 @pytest.fixture(scope="module")

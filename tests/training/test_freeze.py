@@ -6,7 +6,7 @@ from spacy.util import registry
 from spacy_punct.training.freeze import freeze_encoder_layers, hf_models
 
 from ..conftest import TEXTS, reader_examples, train
-from ..test_transformer import trf_pipeline
+from ..layers.test_transformer import trf_pipeline
 
 
 def _initialized(tiny_bert, tmp_path):

@@ -5,7 +5,7 @@ from spacy.util import registry
 from spacy_punct.training.warm_start import warm_start
 
 from ..conftest import TEXTS, reader_examples, train
-from ..test_transformer import trf_pipeline
+from ..layers.test_transformer import trf_pipeline
 
 
 def _trained_and_saved(tiny_bert, tmp_path):

@@ -6,7 +6,7 @@ import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from .conftest import TEXTS, reader_examples, train
+from ..conftest import TEXTS, reader_examples, train
 
 
 def trf_pipeline(

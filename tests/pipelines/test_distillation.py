@@ -14,7 +14,7 @@ from spacy_punct.pipelines.distillation import teacher_docs
 from spacy_punct.training.corpus import PunctCorpus
 from spacy_punct.word_records import read_docbins, word_records
 
-from .conftest import TEXTS, listener_pipeline, reader_examples, train
+from ..conftest import TEXTS, listener_pipeline, reader_examples, train
 
 
 def distilled(trained, corpus_path):
@@ -110,7 +110,7 @@ def test_distill_weight_must_be_a_share():
 
 
 def test_a_student_learns_from_the_teacher(trained, corpus_path, tmp_path):
-    from .conftest import listener_pipeline
+    from ..conftest import listener_pipeline
 
     DocBin(docs=distilled(trained, corpus_path), store_user_data=True).to_disk(tmp_path / "taught.spacy")
     student = listener_pipeline()

@@ -9,7 +9,7 @@ from spacy.tokens import Doc
 
 from spacy_punct.components.punctuator import Punctuator
 
-from .conftest import TEXTS, TOK2VEC_CONFIG, listener_pipeline, reader_examples, train
+from ..conftest import TEXTS, TOK2VEC_CONFIG, listener_pipeline, reader_examples, train
 
 
 def _gold(examples):

@@ -4,7 +4,7 @@ import importlib.util
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 
 
 def _report_module():

@@ -1,7 +1,7 @@
 import pytest
 import spacy
 
-from .conftest import TEXTS, TOK2VEC_CONFIG, reader_examples
+from ..conftest import TEXTS, TOK2VEC_CONFIG, reader_examples
 
 TAGGER_LISTENER = {
     "model": {

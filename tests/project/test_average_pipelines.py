@@ -9,10 +9,10 @@ import pytest
 import spacy
 from spacy.tokens import DocBin
 
-from .conftest import TEXTS, reader_examples, train
-from .test_transformer import trf_pipeline
+from ..conftest import TEXTS, reader_examples, train
+from ..layers.test_transformer import trf_pipeline
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 try:
     import average_pipelines

@@ -12,7 +12,7 @@ from spacy_punct.rewrite import rewrite_doc
 from spacy_punct.scorer import score_case
 from spacy_punct.training.corpus import PunctCorpus
 
-from .conftest import LISTENER_CONFIG, TOK2VEC_CONFIG, train
+from ..conftest import LISTENER_CONFIG, TOK2VEC_CONFIG, train
 
 CASED = [
     "We met John Smith from NASA in Paris.",
@@ -235,7 +235,7 @@ def test_case_scores(nlp):
 
 
 def test_truecaser_on_a_transformer_listener(tiny_bert, tmp_path):
-    from .test_transformer import trf_pipeline
+    from ..layers.test_transformer import trf_pipeline
 
     nlp = trf_pipeline(tiny_bert)
     nlp.add_pipe(

@@ -180,7 +180,7 @@ def test_the_model_cards_give_the_kept_measurements(name):
     import importlib.util
     from pathlib import Path
 
-    root = Path(__file__).parent.parent
+    root = Path(__file__).parents[2]
     spec = importlib.util.spec_from_file_location("bundle_model", root / "scripts" / "bundle_model.py")
     bundle_model = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bundle_model)
@@ -209,7 +209,7 @@ def test_a_bundled_pipeline_is_scored_on_the_test_sets_its_language_lists(tmp_pa
     import importlib.util
     from pathlib import Path
 
-    root = Path(__file__).parent.parent
+    root = Path(__file__).parents[2]
     spec = importlib.util.spec_from_file_location("bundle_model", root / "scripts" / "bundle_model.py")
     bundle_model = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bundle_model)
@@ -237,7 +237,7 @@ def test_a_bundle_is_filed_under_its_folder_s_name(trained, tmp_path):
     import json
     from pathlib import Path
 
-    root = Path(__file__).parent.parent
+    root = Path(__file__).parents[2]
     spec = importlib.util.spec_from_file_location("bundle_model", root / "scripts" / "bundle_model.py")
     bundle_model = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bundle_model)

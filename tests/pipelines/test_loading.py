@@ -6,7 +6,7 @@ import spacy
 
 from spacy_punct.pipelines import PipelineError, load_pipeline, predict_probs
 
-from .conftest import TEXTS
+from ..conftest import TEXTS
 
 BARE = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
 

@@ -11,7 +11,7 @@ ray = pytest.importorskip("ray")
 from spacy_punct.distributed import PunctuateBatch, init_ray, punctuate_dataset, punctuate_files  # noqa: E402
 from spacy_punct.inference.records import punctuate_records, record_line  # noqa: E402
 
-from .conftest import TEXTS  # noqa: E402
+from ..conftest import TEXTS  # noqa: E402
 
 BARE = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
 

@@ -13,7 +13,7 @@ from spacy_punct.inference.streaming import (
 from spacy_punct.inference.texts import punctuate
 from spacy_punct.inference.timed import RecordError, TimedWord
 
-from .conftest import TEXTS
+from ..conftest import TEXTS
 
 BARE = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
 ALL = " ".join(BARE)

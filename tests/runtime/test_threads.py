@@ -25,7 +25,7 @@ def test_worker_processes_after_the_parent_used_the_model():
     import sys
     from pathlib import Path
 
-    model = Path(__file__).parent / "data" / "pipeline_v0_1_0" / "pipeline"
+    model = Path(__file__).parents[1] / "data" / "pipeline_v0_1_0" / "pipeline"
     code = (
         "import sys, spacy, torch\n"
         "torch.set_num_threads(2)\n"

@@ -12,9 +12,9 @@ from transformers import BertConfig, BertModel, BertTokenizerFast
 
 from spacy_punct.layers.hf_models import hf_models
 
-from .test_transformer import trf_pipeline
+from ..layers.test_transformer import trf_pipeline
 
-SCRIPT = str(Path(__file__).parent.parent / "scripts" / "graft_encoder.py")
+SCRIPT = str(Path(__file__).parents[2] / "scripts" / "graft_encoder.py")
 EMBEDDINGS = "embeddings.word_embeddings.weight"
 
 

@@ -3,7 +3,7 @@ from spacy.tokens import Doc, DocBin
 
 from spacy_punct.layers.windows import set_windows, transformer_names
 
-from .conftest import TEXTS, reader_examples
+from ..conftest import TEXTS, reader_examples
 from .test_transformer import trf_pipeline
 
 

@@ -11,8 +11,8 @@ from spacy import util
 from spacy_punct.pipelines import load_pipeline
 from spacy_punct.runtime.factory_imports import factory_names, named_factories_only
 
-from .conftest import reader_examples
-from .test_transformer import trf_pipeline
+from ..conftest import reader_examples
+from ..layers.test_transformer import trf_pipeline
 
 LOAD = """
 import json, sys

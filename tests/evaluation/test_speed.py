@@ -8,7 +8,7 @@ import spacy
 from spacy_punct.evaluation.speed import benchmark_lines, compare_speeds, count_words, words_per_second
 from spacy_punct.inference.textio import InputError
 
-from .conftest import TEXTS
+from ..conftest import TEXTS
 
 
 def test_a_test_set_is_read_as_evaluate_reads_it_and_cut_into_lines(nlp, corpus_path):

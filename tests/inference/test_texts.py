@@ -6,7 +6,7 @@ from spacy_punct import texts as text_module
 from spacy_punct.inference.records import punctuate_records
 from spacy_punct.inference.texts import punctuate, punctuate_pieces
 
-from .conftest import TEXTS
+from ..conftest import TEXTS
 
 BARE = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
 

@@ -7,7 +7,7 @@ import pytest
 from spacy_punct.inference.records import output_record, punctuate_records, record_doc
 from spacy_punct.inference.timed import RecordError
 
-from .conftest import TEXTS
+from ..conftest import TEXTS
 
 BARE = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
 

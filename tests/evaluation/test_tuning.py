@@ -5,7 +5,7 @@ from spacy_punct.decode import decide
 from spacy_punct.evaluation.tuning import collect_probs, micro_f1, tune_decisions
 from spacy_punct.labels import LabelSet
 
-from .conftest import reader_examples
+from ..conftest import reader_examples
 
 LABELS = LabelSet(["EMPTY", "COMMA", "PERIOD", "QUESTION"])
 

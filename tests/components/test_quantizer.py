@@ -11,8 +11,8 @@ from spacy_punct.layers.hf_models import hf_shims
 from spacy_punct.layers.int8_linear import TokenInt8Linear
 from spacy_punct.pipelines import load_pipeline, predict_probs
 
-from .conftest import TEXTS
-from .test_transformer import trained_trf, trf_pipeline  # noqa: F401  (the fixtures)
+from ..conftest import TEXTS
+from ..layers.test_transformer import trained_trf, trf_pipeline  # noqa: F401  (the fixtures)
 
 BARE = [t.lower().replace(",", "").replace(".", "").replace("?", "") for t in TEXTS]
 

@@ -8,9 +8,9 @@ import numpy
 import pytest
 from spacy.tokens import DocBin
 
-from .conftest import TEXTS
+from ..conftest import TEXTS
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 try:
     import ensemble_scores

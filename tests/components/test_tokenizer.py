@@ -6,7 +6,7 @@ from spacy.training import Example
 
 from spacy_punct.components.tokenizer import PunctTokenizer, create_tokenizer
 
-from .conftest import TEXTS
+from ..conftest import TEXTS
 
 TOKENIZER = {"nlp": {"tokenizer": {"@tokenizers": "spacy_punct.Tokenizer.v1"}}}
 

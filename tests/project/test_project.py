@@ -5,7 +5,7 @@ from pathlib import Path
 
 from weasel.util import load_project_config
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 
 
 def test_project_config_is_valid_and_complete():

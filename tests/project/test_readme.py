@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 
 
 def test_the_readmes_pipelines_table_is_up_to_date():
@@ -78,7 +78,7 @@ def test_the_ner_example_loads_the_stock_ner_by_either_package_name(monkeypatch)
 
     import spacy
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf8")
     line = next(line for line in readme.splitlines() if line.startswith("ner = spacy.load("))
     loaded = []
     monkeypatch.setattr(spacy, "load", lambda name: loaded.append(name) or name)

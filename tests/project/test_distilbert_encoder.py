@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import numpy
 import pytest
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 try:
     import distilbert_encoder
