@@ -201,7 +201,18 @@ RECIPES: Dict[str, Recipe] = {
         "2e-4 decaying linearly to zero within 20,000 steps or `--max-minutes`. On\n"
         "one GPU for 5.5 minutes, UD Szeged dev 62.2 with six layers (1,452 steps)\n"
         "against 57.5 with four (1,512 steps), both bundled in int8; 65.2 after\n"
-        "two further stages on the CPU (docs/experiments/multilingual-encoder.md).",
+        "two further stages on the CPU (docs/experiments/multilingual-encoder.md).\n"
+        "Each question shown twice more as a text of its own: the training text\n"
+        "holds few, conversation asks (docs/experiments/hungarian-conversation.md).",
+        **{
+            "corpora.train.augmenter": {
+                "@augmenters": "spacy_punct.chained_augmenters.v1",
+                "*": {
+                    "questions": {"@augmenters": "spacy_punct.questions.v1", "repeat": 2, "with_next": 0.5},
+                    "noise": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1, "unknown": "<unk>"},
+                },
+            }
+        },
     ),
     "bn_e5": e5_recipe(
         "bn",

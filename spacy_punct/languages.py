@@ -226,6 +226,7 @@ LANGUAGES: Dict[str, LanguageEntry] = {
         test_sets=(
             EvalSet("dev", "UD Hungarian-Szeged dev (news, fiction, legal, web)", "UD Szeged dev"),
             EvalSet("dev.asr-noise-0.1", "UD Hungarian-Szeged dev, 10% of the words altered"),
+            EvalSet("conversation", "Conversations written for this project (calls, support, chat; 57 questions)"),
         ),
         sources=(
             Source(
@@ -239,6 +240,11 @@ LANGUAGES: Dict[str, LanguageEntry] = {
                 "CC BY-SA 4.0",
             ),
             Source("HuSST (train)", "https://github.com/nytud/HuSST", "CC BY-SA 4.0"),
+            Source("ELTE-DH gold-standard corpus", "https://github.com/ELTE-DH/gold-standard", "CC BY-SA 4.0"),
+            Source("HuRTE (train and dev texts)", "https://github.com/nytud/HuRTE", "CC BY-SA 4.0"),
+            Source(
+                "HuCommitmentBank (train and dev texts)", "https://github.com/nytud/HuCommitmentBank", "CC BY-SA 4.0"
+            ),
         ),
         encoder=E5_SMALL,
         targets={"hu_punct_trf": {"dev": 65.0}},
@@ -255,9 +261,43 @@ LANGUAGES: Dict[str, LanguageEntry] = {
             ),
             CorpusFile("conllu", "hungarian_szeged_ud/hu_szeged-ud-dev.conllu", "eval/dev.spacy", required=True),
             CorpusFile("conllu", "hungarian_szeged_ud/hu_szeged-ud-test.conllu", "eval/test.spacy"),
+            # phone calls, customer support and chat between friends, written for this project
+            CorpusFile(
+                "text",
+                "benchmarks/data/conversation_hu.txt",
+                "eval/conversation.spacy",
+                blocks=True,
+                shipped=True,
+            ),
             CorpusFile("conllup", "hungarian_nerkor/data", "train/nerkor.spacy", guard=TESTS_AND_DEV),
             CorpusFile(
                 "json", "hungarian_husst/sst_train.json", "train/husst.spacy", field="Sent", guard=TESTS_AND_DEV
+            ),
+            # blogs, forums, culture, law, fiction (ELTE-DH gold standard), and
+            # translated premises and dialogue with questions (HuRTE,
+            # HuCommitmentBank: their train and dev texts, each once)
+            CorpusFile(
+                "tei",
+                "hungarian_extra/elte_gold_standard",
+                "train/elte.spacy",
+                glob="*_annot1.xml",
+                guard=TESTS_AND_DEV,
+            ),
+            CorpusFile(
+                "json",
+                "hungarian_extra/hurte",
+                "train/hurte.spacy",
+                field="premise,hypothesis",
+                glob="rte_[td][re][av]*.json",
+                guard=TESTS_AND_DEV,
+            ),
+            CorpusFile(
+                "json",
+                "hungarian_extra/hucommitmentbank",
+                "train/hucb.spacy",
+                field="premise,hypothesis",
+                glob="hucb_[td][re][av]*.json",
+                guard=TESTS_AND_DEV,
             ),
         ),
     ),

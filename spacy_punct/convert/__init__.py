@@ -9,6 +9,7 @@ from .json_sentences import convert_json_sentences
 from .lines import convert_lines
 from .punctuator2 import convert_punctuator2
 from .ted import convert_ted
+from .tei import convert_tei
 from .text import convert_text
 from .timed import convert_timed_jsonl
 from .tokens import convert_tokens
@@ -22,6 +23,7 @@ CONVERTERS = {
     "text": convert_text,
     "timed-jsonl": convert_timed_jsonl,
     "ted": convert_ted,
+    "tei": convert_tei,
     "json": convert_json_sentences,
     "lines": convert_lines,
 }

@@ -200,6 +200,27 @@ def create_tag_question_augmenter(repeat: int = 3, with_next: float = 0.5) -> Au
     sentence after it too, so that what follows the tag starts a sentence.
     Every repeat keeps its words, marks and case as written.
     """
+    return repeated_sentences(_ends_in_tag, repeat, with_next)
+
+
+@registry.augmenters("spacy_punct.questions.v1")
+def create_question_augmenter(repeat: int = 2, with_next: float = 0.5) -> Augment:
+    """Show the questions of an example (sentences that end in `?`) `repeat`
+    more times as texts of their own, after the example, as `tag_questions`
+    does for tags: where the training text is news, law and fiction, one
+    sentence in 50 or fewer is a question, and a model learns to write a
+    period after `miben segíthetek`. With probability `with_next` a repeat
+    carries the sentence after it too."""
+    return repeated_sentences(lambda sentence: len(sentence) > 1 and sentence[-1].mark == "?", repeat, with_next)
+
+
+def repeated_sentences(
+    chosen: Callable[[Sequence[WordRecord]], bool], repeat: int, with_next: float
+) -> RecordsAugmenter:
+    """An augmenter that yields each example, then each of its whole
+    sentences that `chosen` picks `repeat` times more, each repeat with the
+    sentence after it with probability `with_next`; words, marks and case as
+    written."""
     if repeat < 0:
         raise ValueError(f"repeat must be >= 0, not {repeat}.")
     if not 0.0 <= with_next <= 1.0:
@@ -211,7 +232,7 @@ def create_tag_question_augmenter(repeat: int = 3, with_next: float = 0.5) -> Au
             return
         sentences = _sentences(records)
         for i, sentence in enumerate(sentences):
-            if not _ends_in_tag(sentence):
+            if not chosen(sentence):
                 continue
             for _ in range(repeat):
                 words = list(sentence)

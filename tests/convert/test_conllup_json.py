@@ -52,3 +52,14 @@ def test_json_sentences_one_doc_each_from_the_field_named(tmp_path):
     assert [doc.text for doc in docs] == ["Nos, ez jó.", "Miért?"]
     with pytest.raises(ConversionError, match="no text field 'text'"):
         list(convert_json_sentences(tmp_path / "sst.json", spacy.blank("hu"), ConversionStats(), ConvertOptions()))
+
+
+def test_json_texts_of_several_fields_each_once(tmp_path):
+    records = [
+        {"premise": "Jössz holnap? Igen.", "hypothesis": "Jön.", "label": "0"},
+        {"premise": "Jössz holnap? Igen.", "hypothesis": "Nem jön.", "label": "1"},
+    ]
+    (tmp_path / "rte_train.json").write_text("\ufeff" + json.dumps(records, ensure_ascii=False), encoding="utf8")
+    options = ConvertOptions(field="premise,hypothesis")
+    docs = list(convert_json_sentences(tmp_path, spacy.blank("hu"), ConversionStats(), options))
+    assert [doc.text for doc in docs] == ["Jössz holnap? Igen.", "Jön.", "Nem jön."]

@@ -207,3 +207,17 @@ def test_tag_questions_with_the_next_sentence_and_bad_settings(nlp):
         create_tag_question_augmenter(repeat=-1)
     with pytest.raises(ValueError):
         create_tag_question_augmenter(with_next=1.5)
+
+
+def test_questions_are_repeated_with_or_without_the_next_sentence(nlp):
+    from spacy_punct.training.augment import create_question_augmenter
+
+    doc = nlp.make_doc("we met at noon. Where are you? Here. Is that right? Yes. ok")
+    example = make_example(nlp.vocab, word_records(doc))
+    random.seed(0)
+    out = list(create_question_augmenter(repeat=1, with_next=0.0)(nlp, example))
+    assert out[0] is example
+    assert [_written(eg) for eg in out[1:]] == ["Where are you?", "Is that right?"]
+    out = list(create_question_augmenter(repeat=1, with_next=1.0)(nlp, example))
+    assert [_written(eg) for eg in out[1:]] == ["Where are you? Here.", "Is that right? Yes."]
+    assert list(create_question_augmenter(repeat=0)(nlp, example)) == [example]
