@@ -6,8 +6,8 @@ is bundled with its encoder's weights stored in int8 and an int8 quantizer
 (`--int8`).
 
     python scripts/bundle_model.py pipeline training/en/model-best spacy_punct/models/en_punct_sm
-    python scripts/bundle_model.py score en_punct_sm benchmarks/metrics/en_punct_sm
-    python scripts/bundle_model.py card spacy_punct/models/en_punct_sm benchmarks/metrics/en_punct_sm
+    python scripts/bundle_model.py score en_punct_sm projects/benchmarks/metrics/en_punct_sm
+    python scripts/bundle_model.py card spacy_punct/models/en_punct_sm projects/benchmarks/metrics/en_punct_sm
 
 `score` runs `spacy-punct evaluate` on each test set the language registry
 lists for the pipeline's language (those converted to corpus/<lang>/eval/).

@@ -1,7 +1,7 @@
 """Write the README's table of bundled pipelines from what was measured: the
 scores in each bundled pipeline's meta.json (written by
 `scripts/bundle_model.py card` from `spacy-punct evaluate`) and the speeds in
-benchmarks/metrics/speed/*.json (written by `spacy-punct benchmark -o`, the
+projects/benchmarks/metrics/speed/*.json (written by `spacy-punct benchmark -o`, the
 pipelines of a language side by side in one run); and the README's sample:
 one line through each bundled English pipeline.
 
@@ -21,7 +21,7 @@ from spacy_punct.languages import LANGUAGES, language_entry
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "spacy_punct" / "models"
-SPEEDS = ROOT / "benchmarks" / "metrics" / "speed"
+SPEEDS = ROOT / "projects" / "benchmarks" / "metrics" / "speed"
 START, END = "<!-- pipelines table: written by scripts/report_readme.py -->", "<!-- end of pipelines table -->"
 SAMPLE_START, SAMPLE_END = "<!-- sample: written by scripts/report_readme.py -->", "<!-- end of sample -->"
 SAMPLE = "great news for the state senator john smith said on tuesday that the bridge will open in may"
@@ -58,7 +58,7 @@ def check_contention(by_threads: Dict[int, Dict[str, float]]) -> None:
                 raise ContendedMeasurement(
                     f"{name} read {speed:,.0f} words/s with {more} threads against {base:,.0f} with {fewer}: "
                     "the cores were busy during the benchmark. Measure again on a quiet machine "
-                    "(spacy project run report); the README's table was left as it was."
+                    "(spacy project run report projects/benchmarks); the README's table was left as it was."
                 )
 
 

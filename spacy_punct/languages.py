@@ -190,7 +190,7 @@ LANGUAGES: Dict[str, LanguageEntry] = {
             # single utterances and tag questions, written for this project
             CorpusFile(
                 "text",
-                "benchmarks/data/short_utterances_en.txt",
+                "projects/benchmarks/data/short_utterances_en.txt",
                 "eval/short_utterances.spacy",
                 blocks=True,
                 shipped=True,
@@ -264,7 +264,7 @@ LANGUAGES: Dict[str, LanguageEntry] = {
             # phone calls, customer support and chat between friends, written for this project
             CorpusFile(
                 "text",
-                "benchmarks/data/conversation_hu.txt",
+                "projects/benchmarks/data/conversation_hu.txt",
                 "eval/conversation.spacy",
                 blocks=True,
                 shipped=True,

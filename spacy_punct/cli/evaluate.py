@@ -37,7 +37,7 @@ def evaluate(
         None,
         "--output-dir",
         "-o",
-        help="Write <test set>.json and .md here, and run.json (the pipeline, its description and targets): benchmarks/metrics/<run> for the report.",
+        help="Write <test set>.json and .md here, and run.json (the pipeline, its description and targets): projects/benchmarks/metrics/<run> for the report.",
     ),
     input_case: str = typer.Option(
         "lower",

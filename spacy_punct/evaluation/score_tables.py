@@ -1,7 +1,7 @@
 """Every table of scores the project prints or writes, rendered in one place
 from `spacy-punct evaluate`'s score dicts: one evaluation per class (the
 command's output), a pipeline's test sets (model cards), runs side by side
-(benchmarks/RESULTS.md) and the bundled pipelines (the README)."""
+(projects/benchmarks/RESULTS.md) and the bundled pipelines (the README)."""
 
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple

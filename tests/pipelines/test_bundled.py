@@ -176,7 +176,7 @@ def test_a_transcript_in_lines_read_whole(tmp_path):
 @pytest.mark.parametrize("name", sorted(SIZE_LIMITS))
 def test_the_model_cards_give_the_kept_measurements(name):
     """Each bundled pipeline's meta.json scores and model card are those of
-    its measurement files in benchmarks/metrics/ (bundle_model.py card)."""
+    its measurement files in projects/benchmarks/metrics/ (bundle_model.py card)."""
     import importlib.util
     from pathlib import Path
 
@@ -184,7 +184,7 @@ def test_the_model_cards_give_the_kept_measurements(name):
     spec = importlib.util.spec_from_file_location("bundle_model", root / "scripts" / "bundle_model.py")
     bundle_model = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bundle_model)
-    metrics = root / "benchmarks" / "metrics" / name
+    metrics = root / "projects" / "benchmarks" / "metrics" / name
     meta = json.loads((BUNDLED_DIR / name / "meta.json").read_text(encoding="utf8"))
     entry = language_entry(meta["lang"])
     assert meta["performance"] == bundle_model.performance(metrics, entry)

@@ -1,34 +1,91 @@
-"""The spaCy project file: valid, and every file it needs from the repo is there."""
+"""The spaCy projects: the recipe at the root, how the bundled pipelines
+were made (projects/bundled) and the benchmarks (projects/benchmarks); each
+valid, and every file it needs from the repo is there."""
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from weasel.util import load_project_config
 
 ROOT = Path(__file__).parents[2]
+PROJECTS = {
+    ROOT: {"all"},
+    ROOT / "projects" / "bundled": {"bundle-en"},
+    ROOT / "projects" / "benchmarks": {"benchmark"},
+}
+# a file of the repository, as the root names it or a sub-project under ${vars.root}
+REPO_FILE = re.compile(r"^(?:\.\./\.\./)?(configs|demo|scripts|projects)/|^\w+\.py$")
 
 
-def test_project_config_is_valid_and_complete():
-    config = load_project_config(ROOT)
+@pytest.mark.parametrize("project", list(PROJECTS), ids=lambda path: path.name)
+def test_project_config_is_valid_and_complete(project):
+    config = load_project_config(project)
     commands = {command["name"]: command for command in config["commands"]}
-    assert set(config["workflows"]) == {"all", "bundle-en", "benchmark"}
+    assert set(config.get("workflows", {})) == PROJECTS[project]
     for steps in config["workflows"].values():
         assert all(step in commands for step in steps)
     for command in commands.values():
         for dep in command.get("deps", []):
-            if dep.startswith(("configs/", "demo/", "scripts/", "benchmarks/")):
-                assert (ROOT / dep).exists(), dep
-    for asset in config["assets"]:
+            if REPO_FILE.match(dep):
+                assert (project / dep).exists(), (project.name, command["name"], dep)
+
+
+def test_the_root_reads_as_a_recipe():
+    """The root keeps the generic stages and about ten variables; how the
+    bundled pipelines were made and the benchmarks live in projects/."""
+    config = load_project_config(ROOT)
+    assert (ROOT / "project.yml").stat().st_size <= 20_000
+    assert [command["name"] for command in config["commands"]] == [
+        "convert",
+        "train",
+        "evaluate",
+        "evaluate-case",
+        "package",
+        "demo",
+    ]
+    assert len(config["vars"]) <= 12
+    names = [command["name"] for project in PROJECTS for command in load_project_config(project)["commands"]]
+    assert len(names) == len(set(names)), "a command in two projects"
+
+
+@pytest.mark.parametrize(
+    "project, command",
+    [
+        (ROOT, "demo"),
+        (ROOT / "projects" / "bundled", "package-bundled"),
+        (ROOT / "projects" / "benchmarks", "stream-lines"),
+    ],
+    ids=["root", "bundled", "benchmarks"],
+)
+def test_a_command_of_each_project_resolves_its_paths(project, command):
+    """A dry run checks every dependency where the command runs: a path of a
+    sub-project that does not start from ${vars.root} is missing."""
+    result = subprocess.run(
+        [sys.executable, "-m", "spacy", "project", "run", command, str(project), "--dry"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Running command" in result.stdout
+
+
+def test_assets_have_checksums_or_say_why():
+    for asset in load_project_config(ROOT)["assets"]:
         assert asset.get("extra") or asset.get("checksum"), asset["dest"]
         # an asset without a checksum says why
         assert asset.get("checksum") or "no checksum" in asset["description"], asset["dest"]
 
 
-def test_every_command_declares_the_scripts_it_runs_and_what_it_writes():
+@pytest.mark.parametrize("project", list(PROJECTS), ids=lambda path: path.name)
+def test_every_command_declares_the_scripts_it_runs_and_what_it_writes(project):
     """`demo` ran scripts/prepare_corpus.py without it in its deps, and
     `evaluate-case` declared no outputs."""
-    for command in load_project_config(ROOT)["commands"]:
-        scripts = {script for line in command["script"] for script in re.findall(r"python (scripts/\S+\.py)", line)}
+    for command in load_project_config(project)["commands"]:
+        scripts = {script for line in command["script"] for script in re.findall(r"python (\S+\.py)", line)}
         assert scripts <= set(command.get("deps", [])), (command["name"], scripts)
         if any(re.search(r"--output-dir |--output |-o ", line) for line in command["script"]):
             assert command.get("outputs"), command["name"]
@@ -47,34 +104,41 @@ def test_one_command_per_stage_driven_by_variables():
             assert f"--paths.train corpus/{lang}/train --paths.dev corpus/{lang}/dev.spacy" in train
             assert (ROOT / "configs" / f"{lang}_{recipe}.cfg").exists()
             assert commands["evaluate"]["script"][0].startswith(
-                f"spacy-punct evaluate training/{lang}_{recipe}/model-best corpus/{lang}/eval --output-dir benchmarks/metrics/{lang}_{recipe}"
+                f"spacy-punct evaluate training/{lang}_{recipe}/model-best corpus/{lang}/eval --output-dir projects/benchmarks/metrics/{lang}_{recipe}"
             )
-    names = [command["name"] for command in load_project_config(ROOT)["commands"]]
-    # one measurement wing: every command writes under benchmarks/metrics/, runs named as in training/
-    for command in load_project_config(ROOT)["commands"]:
+    names = [command["name"] for project in PROJECTS for command in load_project_config(project)["commands"]]
+    assert not [name for name in names if name.startswith(("convert-", "evaluate-en", "evaluate-bn", "evaluate-hu"))]
+
+
+@pytest.mark.parametrize("project", list(PROJECTS), ids=lambda path: path.name)
+def test_one_measurement_wing(project):
+    """Every command writes its measurements under projects/benchmarks/metrics/,
+    runs named as in training/."""
+    wing = str((ROOT / "projects" / "benchmarks" / "metrics").resolve())
+    for command in load_project_config(project)["commands"]:
         for line in command["script"]:
             for out in re.findall(r"(?:--output-dir|-o) (\S+)", line) + re.findall(r" (\S+\.json)\b", line):
-                if out.endswith(".json") and "metrics" not in out and not out.startswith("training/"):
+                if out.endswith(".json") and "metrics" not in out and "training/" not in out:
                     continue  # an input, or a file of the pipeline itself
-                assert out.startswith("benchmarks/metrics/") or out.startswith(("training/", "corpus/", "packages")), (
+                written = str((project / out).resolve())
+                assert written.startswith(wing) or re.match(r"^(\.\./\.\./)?(training|corpus|packages)/", out), (
                     command["name"],
                     out,
                 )
-            for run in re.findall(r"benchmarks/metrics/([^/\s\"]+)/", line):
+            for run in re.findall(r"metrics/([^/\s\"]+)/", line):
                 assert "-" not in run, (command["name"], run)
-    assert not [name for name in names if name.startswith(("convert-", "evaluate-en", "evaluate-bn", "evaluate-hu"))]
 
 
 def test_running_the_project_changes_no_tracked_file():
     """`spacy project run demo` rewrote the tracked project.lock."""
-    import subprocess
 
     if not (ROOT / ".git").exists():
         return  # an installed copy, not a checkout
-    tracked = subprocess.run(["git", "ls-files", "project.lock"], cwd=ROOT, capture_output=True, text=True).stdout
-    assert tracked == ""
-    ignored = subprocess.run(["git", "check-ignore", "-q", "project.lock"], cwd=ROOT)
-    assert ignored.returncode == 0
+    for project in PROJECTS:
+        lock = str((project / "project.lock").relative_to(ROOT))
+        tracked = subprocess.run(["git", "ls-files", lock], cwd=ROOT, capture_output=True, text=True).stdout
+        assert tracked == ""
+        assert subprocess.run(["git", "check-ignore", "-q", lock], cwd=ROOT).returncode == 0
 
 
 def test_more_training_options_come_from_the_environment(monkeypatch):
@@ -82,7 +146,9 @@ def test_more_training_options_come_from_the_environment(monkeypatch):
     options for spacy-punct train come from SPACY_PUNCT_TRAIN_ARGS."""
     extra = "--training.max_steps 8000 --system.seed 3"
     monkeypatch.setenv("SPACY_PUNCT_TRAIN_ARGS", extra)
-    commands = {command["name"]: command for command in load_project_config(ROOT)["commands"]}
+    commands = {
+        command["name"]: command for project in PROJECTS for command in load_project_config(project)["commands"]
+    }
     for name in ("train", "train-e5-stage", "train-e5-layers"):
         assert commands[name]["script"][-1].endswith(" " + extra), name
     monkeypatch.delenv("SPACY_PUNCT_TRAIN_ARGS")

@@ -16,7 +16,7 @@ def test_the_readmes_pipelines_table_is_up_to_date():
 
 def test_the_benchmark_results_are_written_from_the_measurement_files():
     result = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "report.py"), "--check"], capture_output=True, text=True
+        [sys.executable, str(ROOT / "projects" / "benchmarks" / "report.py"), "--check"], capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr + result.stdout
 

@@ -1,4 +1,4 @@
-"""benchmarks/report.py finds runs from their folders, with no table of runs in its code."""
+"""projects/benchmarks/report.py finds runs from their folders, with no table of runs in its code."""
 
 import importlib.util
 import json
@@ -8,7 +8,7 @@ ROOT = Path(__file__).parents[2]
 
 
 def _report_module():
-    spec = importlib.util.spec_from_file_location("report", ROOT / "benchmarks" / "report.py")
+    spec = importlib.util.spec_from_file_location("report", ROOT / "projects" / "benchmarks" / "report.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -16,7 +16,7 @@ def _report_module():
 
 def test_a_new_run_folder_is_reported_with_its_own_description_and_target(tmp_path):
     report = _report_module()
-    scores = json.loads((ROOT / "benchmarks" / "metrics" / "en_punct_sm" / "test2011.json").read_text())
+    scores = json.loads((ROOT / "projects" / "benchmarks" / "metrics" / "en_punct_sm" / "test2011.json").read_text())
     run = tmp_path / "de_cpu"
     run.mkdir()
     (run / "test.json").write_text(json.dumps(scores))

@@ -3,7 +3,7 @@ corpus and `nlp.update` on a batch of 1,000 words) with its encoder cut to
 a number of layers and a given attention dropout, side by side in
 alternating rounds, the best round of each counting.
 
-    python benchmarks/train_step.py MODEL TRAIN DEV [OUTPUT.json] [--variants 6:0.1 4:0.0] [--threads 2] [--rounds 3] [--steps 15]
+    python projects/benchmarks/train_step.py MODEL TRAIN DEV [OUTPUT.json] [--variants 6:0.1 4:0.0] [--threads 2] [--rounds 3] [--steps 15]
 
 A variant LAYERS:DROPOUT sets `num_hidden_layers` and
 `attention_probs_dropout_prob` of the recipe's `transformer_config`
@@ -24,7 +24,7 @@ from spacy.util import load_config, registry, resolve_dot_names
 
 from spacy_punct.runtime.threads import set_threads
 
-CONFIG = Path(__file__).resolve().parent.parent / "configs" / "en_small_trf.cfg"
+CONFIG = Path(__file__).resolve().parents[2] / "configs" / "en_small_trf.cfg"
 
 
 def trainer(model: str, train: str, dev: str, layers: int, dropout: float):

@@ -3,7 +3,7 @@ and with 10% simulated recognition errors) and `nlp.pipe` words/s over
 test2011 cut into 40-word lines, the same threads and batch for all, speeds
 measured in alternating rounds (best of `--rounds`).
 
-    python benchmarks/recipes.py TEST.spacy OUTPUT.json NAME=MODEL [NAME=MODEL ...] [--precision NAME=PRECISION] [--threads 2]
+    python projects/benchmarks/recipes.py TEST.spacy OUTPUT.json NAME=MODEL [NAME=MODEL ...] [--precision NAME=PRECISION] [--threads 2]
 
 Transformer recipes run their encoder in float32; `--precision NAME=bfloat16`
 (autocast, `cpu_precision`) or `NAME=int8` (`int8_quantizer`) adds a copy of

@@ -6,7 +6,7 @@ where "auto" chooses it: elsewhere it is emulated, several times slower than
 float32) and int8 (the linear layers of `int8_quantizer`, each token's
 input quantized on its own), with the F1 of the pipeline in each on the test set.
 
-    python benchmarks/trf_speed.py MODEL TEST.spacy OUTPUT.json [--words-per-line 40] [--batch-size 64] [--threads 2]
+    python projects/benchmarks/trf_speed.py MODEL TEST.spacy OUTPUT.json [--words-per-line 40] [--batch-size 64] [--threads 2]
 
 MODEL is a trained pipeline or a bundled one (`en_punct_trf`: its int8 path
 against the same weights in float32).

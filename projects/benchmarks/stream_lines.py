@@ -4,7 +4,7 @@ in one run, each a whole process (loading included) and without it (the
 seconds less the load of the pipeline). Prints the seconds and words/s of
 each and their ratio (and writes them to OUTPUT.json).
 
-    python benchmarks/stream_lines.py MODEL [OUTPUT.json] [--lines 10000] [--words 3] [--threads 2]
+    python projects/benchmarks/stream_lines.py MODEL [OUTPUT.json] [--lines 10000] [--words 3] [--threads 2]
 """
 
 import argparse

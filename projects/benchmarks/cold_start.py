@@ -3,7 +3,7 @@ MODEL` in a new process to its first line of output, and each process's peak
 resident memory, over several new processes (after one more that warms the
 disk cache and is not counted).
 
-    python benchmarks/cold_start.py MODEL OUTPUT.json [--runs 5] [--text "..."]
+    python projects/benchmarks/cold_start.py MODEL OUTPUT.json [--runs 5] [--text "..."]
 """
 
 import argparse

@@ -3,7 +3,7 @@ on a corpus's words, saved where `from_pretrained` (and so a spaCy transformer
 config's `name`) can load it. No pretrained weights are involved: scores of
 pipelines built on it are from-scratch scores.
 
-Usage: python benchmarks/tiny_transformer.py CORPUS.spacy OUTPUT_DIR [--layers 4 --hidden 256 --vocab-size 8000]
+Usage: python projects/benchmarks/tiny_transformer.py CORPUS.spacy OUTPUT_DIR [--layers 4 --hidden 256 --vocab-size 8000]
 """
 
 import argparse

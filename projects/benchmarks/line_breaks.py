@@ -3,7 +3,7 @@ every N words (as recognisers and caption files break them, read whole with
 `punctuate --whole`), against the same documents with single spaces. Prints
 micro F1 and the case F1 of each (and writes them to OUTPUT.json).
 
-    python benchmarks/line_breaks.py MODEL TEST.spacy [OUTPUT.json] [--every 12]
+    python projects/benchmarks/line_breaks.py MODEL TEST.spacy [OUTPUT.json] [--every 12]
 """
 
 import argparse

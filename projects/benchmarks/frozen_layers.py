@@ -4,7 +4,7 @@ with its word-piece embeddings frozen, as the recipes do, and with its
 embedding layer and lowest layers frozen too (`spacy_punct.freeze_layers.v1`),
 side by side in alternating rounds, the best round of each counting.
 
-    python benchmarks/frozen_layers.py MODEL [OUTPUT.json] [--layers 0 1 2 3] [--threads 2] [--rounds 3]
+    python projects/benchmarks/frozen_layers.py MODEL [OUTPUT.json] [--layers 0 1 2 3] [--threads 2] [--rounds 3]
 """
 
 import argparse

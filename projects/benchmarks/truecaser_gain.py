@@ -3,7 +3,7 @@ lower case, exactly as in the reference) with the truecaser, against the same
 pipeline without it, where only the punctuator's sentence starts bring
 capitals (its annotations left unset, so that the case scorer still runs).
 
-    python benchmarks/truecaser_gain.py hu_punct_trf corpus/hu/eval/dev.spacy -o benchmarks/metrics/truecaser_gain/hu.json
+    python projects/benchmarks/truecaser_gain.py hu_punct_trf corpus/hu/eval/dev.spacy -o projects/benchmarks/metrics/truecaser_gain/hu.json
 """
 
 import argparse

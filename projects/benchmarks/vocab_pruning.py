@@ -5,8 +5,8 @@ matrix). The piece embeddings were frozen in training, so both variants hold
 the weights the pipeline learned with; both take their embeddings in float32
 from the encoder folders (the bundle stores them in int8).
 
-    python benchmarks/vocab_pruning.py hu_punct_trf encoders/e5-hu-l6 encoders/multilingual-e5-small \\
-        corpus/hu/eval/dev.spacy -o benchmarks/metrics/vocab_pruning/hu.json
+    python projects/benchmarks/vocab_pruning.py hu_punct_trf encoders/e5-hu-l6 encoders/multilingual-e5-small \\
+        corpus/hu/eval/dev.spacy -o projects/benchmarks/metrics/vocab_pruning/hu.json
 """
 
 import argparse

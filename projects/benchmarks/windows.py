@@ -8,7 +8,7 @@ passes over each token):
 - averaged: k passes of non-overlapping windows, each shifted by W/k tokens;
   the head predicts in every pass and the class probabilities are averaged.
 
-Usage: python benchmarks/windows.py MODEL TEST.spacy OUTPUT.json [--window 128] [--k 1 2 4 8]
+Usage: python projects/benchmarks/windows.py MODEL TEST.spacy OUTPUT.json [--window 128] [--k 1 2 4 8]
 """
 
 import argparse

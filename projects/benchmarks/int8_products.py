@@ -5,7 +5,7 @@ fbgemm's u8 by s8 product for weights of 7 bits, the float32 one), the same
 lines, batch and threads, alternating rounds; whether all wrote the same
 texts; and which way the pipeline takes on this machine.
 
-    python benchmarks/int8_products.py PIPELINE TEST.spacy [--lines 64] [--threads 2] [--rounds 2] [--ways WAY ...] [-o OUT.json]
+    python projects/benchmarks/int8_products.py PIPELINE TEST.spacy [--lines 64] [--threads 2] [--rounds 2] [--ways WAY ...] [-o OUT.json]
 """
 
 import argparse

@@ -1,7 +1,7 @@
 """Punctuation on a stream: micro F1 against lookahead and entropy threshold,
 and the latency per word, for one pipeline on a test set streamed word by word.
 
-    python benchmarks/streaming.py MODEL TEST.spacy OUTPUT.json [--words 0] [--left-context 50]
+    python projects/benchmarks/streaming.py MODEL TEST.spacy OUTPUT.json [--words 0] [--left-context 50]
 
 Fixed lookahead l: word i is decided from the window of words [i - left
 context, i + l], exactly what `Streamer` with `FixedLookahead(l)` reads when it

@@ -6,7 +6,7 @@ streams. Prints and writes (OUTPUT.json) words/s against offline, p50 / p99
 latency, errors, responses that differ from the offline output, and the
 server's memory at the start, peak and end of each phase.
 
-    python benchmarks/service_load.py [OUTPUT.json] [--model en] [--seconds 30] [--streams 100] [--threads 2]
+    python projects/benchmarks/service_load.py [OUTPUT.json] [--model en] [--seconds 30] [--streams 100] [--threads 2]
 """
 
 import argparse
@@ -27,7 +27,7 @@ import websockets
 
 from spacy_punct import FixedLookahead, Streamer, load_pipeline, punctuate
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def mixed_lines(n: int, seed: int = 0) -> List[str]:

@@ -1,5 +1,5 @@
-"""Write benchmarks/RESULTS.md from the measurements kept in the repository,
-never typed: every folder of benchmarks/metrics/ is a run (named as in
+"""Write projects/benchmarks/RESULTS.md from the measurements kept in the repository,
+never typed: every folder of projects/benchmarks/metrics/ is a run (named as in
 training/<run>, or a bundled pipeline's name) or a comparison, and the
 report reads what is there. A run's `spacy-punct evaluate` scores
 (<test set>.json, found by their content) and its run.json (the pipeline,
@@ -10,8 +10,8 @@ comparisons ner/, truecaser_gain/, vocab_pruning/ and speed/ (`spacy-punct
 benchmark -o`, pipelines side by side). Plots need matplotlib (the
 benchmark extra).
 
-    python benchmarks/report.py            # write RESULTS.md and its plots
-    python benchmarks/report.py --check    # fail if RESULTS.md is not what the files give
+    python projects/benchmarks/report.py            # write RESULTS.md and its plots
+    python projects/benchmarks/report.py --check    # fail if RESULTS.md is not what the files give
 """
 
 import argparse
@@ -24,8 +24,8 @@ from spacy_punct.evaluation import RUN_FILE
 from spacy_punct.evaluation.score_tables import RunScores, markdown_table, percent, runs_table, score_table
 from spacy_punct.languages import LANGUAGES
 
-ROOT = Path(__file__).resolve().parent.parent
-# folders of benchmarks/metrics/ that compare runs rather than hold one
+ROOT = Path(__file__).resolve().parents[2]
+# folders of projects/benchmarks/metrics/ that compare runs rather than hold one
 COMPARISONS = ("ner", "truecaser_gain", "vocab_pruning", "speed", "service", "stream_lines")
 
 
@@ -170,7 +170,7 @@ def streaming_section(runs: Dict[str, Dict[str, Any]], output: Optional[Path]) -
     lines = [
         "## Streaming: F1 against lookahead, latency per word",
         "",
-        "IWSLT test2011 streamed word by word (`benchmarks/streaming.py`): each word is committed after *l* more "
+        "IWSLT test2011 streamed word by word (`projects/benchmarks/streaming.py`): each word is committed after *l* more "
         "words (fixed lookahead) or once the entropy of its prediction is at most *h* nats (entropy decoding, "
         "at least 1 and at most 8 words ahead; mean lookahead shown). Offline: the same model on whole documents. "
         "Latency: the time of each `Streamer.push` (the model reads the left context and the pending words).",
@@ -212,7 +212,7 @@ def memory_lines(memory: Dict[str, Any]) -> List[str]:
     samples = memory["samples"]
     rss = ", ".join(f"{s['rss_mb']:.0f}" for s in samples)
     return [
-        f"Memory over a long stream (`benchmarks/stream_memory.py`, the CPU recipe, lookahead "
+        f"Memory over a long stream (`projects/benchmarks/stream_memory.py`, the CPU recipe, lookahead "
         f"{memory['lookahead']}): resident MB after every {samples[0]['words']:,} words, up to "
         f"{samples[-1]['words']:,}"
         + ("" if memory.get("done", True) else f" (of {memory['words']:,} planned)")
@@ -240,7 +240,7 @@ def speed_section(speed: Dict[str, Any], title: str = "Transformer on the CPU") 
     lines = [
         f"## {title}: the spaCy pipeline against a plain Hugging Face pass",
         "",
-        f"`benchmarks/trf_speed.py`, {speed['words']:,} words of test2011 in {speed['lines']:,} lines, batch "
+        f"`projects/benchmarks/trf_speed.py`, {speed['words']:,} words of test2011 in {speed['lines']:,} lines, batch "
         f"{speed['batch_size']}, {speed['threads']} torch threads, the same weights; the best of {rounds} "
         "alternating rounds. The plain pass is the tokenizer and the encoder only; the plain model is the same "
         "model in plain PyTorch: the encoder, word pieces averaged per word and the pipeline's heads (context "
@@ -292,13 +292,13 @@ def speed_section(speed: Dict[str, Any], title: str = "Transformer on the CPU") 
 
 
 def train_step_section(steps: Dict[str, Any], frozen: Optional[Dict[str, Any]]) -> List[str]:
-    """Training-step seconds of the small pretrained recipe (benchmarks/train_step.py,
-    benchmarks/frozen_layers.py)."""
+    """Training-step seconds of the small pretrained recipe (projects/benchmarks/train_step.py,
+    projects/benchmarks/frozen_layers.py)."""
     rounds = f"best of {steps['rounds']} alternating rounds of {steps['steps']} steps"
     lines = [
         "## Training steps of the small pretrained recipe (configs/en_small_trf.cfg)",
         "",
-        "`benchmarks/train_step.py`: reading the corpus and `nlp.update` on 1,000 words with the recipe's "
+        "`projects/benchmarks/train_step.py`: reading the corpus and `nlp.update` on 1,000 words with the recipe's "
         f"encoder cut to a number of layers and a given attention dropout, {steps['threads']} threads, {rounds}.",
         "",
         "| layers | attention dropout | seconds a step | steps a minute | against the first |",
@@ -311,7 +311,7 @@ def train_step_section(steps: Dict[str, Any], frozen: Optional[Dict[str, Any]]) 
     if frozen:
         lines += [
             "",
-            f"`benchmarks/frozen_layers.py`: the six-layer encoder alone, forward and backward over "
+            f"`projects/benchmarks/frozen_layers.py`: the six-layer encoder alone, forward and backward over "
             f"{frozen['windows']} windows of {frozen['pieces']} pieces, {frozen['threads']} threads, "
             "its lowest layers frozen:",
             "",
@@ -327,7 +327,7 @@ def scaling_section(scaling: Dict[str, Any]) -> List[str]:
     lines = [
         "## Ray Data: measured on this machine, projected to a cluster",
         "",
-        f"`benchmarks/ray_scaling.py`: {scaling['words']:,} words in {scaling['records']:,} JSONL records (test2011 "
+        f"`projects/benchmarks/ray_scaling.py`: {scaling['words']:,} words in {scaling['records']:,} JSONL records (test2011 "
         "in 40-word lines, repeated), JSONL in and out, the CPU recipe. *single process*: `spacy-punct punctuate "
         "--input-format jsonl --format jsonl`, start included; *workers*: `punctuate_files` on a local Ray with "
         f"2 CPUs, one thread per actor, start included; 1 and 2 workers alternating, best of {scaling['rounds']}.",
@@ -380,7 +380,7 @@ def recipes_section(summary: Dict[str, Any], output: Optional[Path]) -> List[str
     lines = [
         "## Every recipe: accuracy against speed",
         "",
-        f"`benchmarks/recipes.py`: IWSLT test2011 as whole documents (micro F1, and with 10% simulated recognition "
+        f"`projects/benchmarks/recipes.py`: IWSLT test2011 as whole documents (micro F1, and with 10% simulated recognition "
         f"errors), and `nlp.pipe` over test2011 cut into {summary['lines']:,} lines of 40 words "
         f"({summary['words']:,} words, batch {summary['batch_size']}, {summary['threads']} threads), the recipes "
         f"alternating, best of {summary['rounds']} rounds.",
@@ -397,7 +397,7 @@ def recipes_section(summary: Dict[str, Any], output: Optional[Path]) -> List[str
 
 
 def cold_start_section(run: Dict[str, Any], name: str) -> List[str]:
-    """The command line's cold start (`benchmarks/cold_start.py`)."""
+    """The command line's cold start (`projects/benchmarks/cold_start.py`)."""
     seconds = run["seconds"]
     return [
         f"## Cold start of {name}",
@@ -429,9 +429,9 @@ def side_by_side_section(speed_files: Sequence[Path]) -> List[str]:
 
 def ner_section(files: Sequence[Path]) -> List[str]:
     """A stock NER's names on bare words and on each pipeline's output, against
-    the written text (`benchmarks/ner_downstream.py`)."""
+    the written text (`projects/benchmarks/ner_downstream.py`)."""
     lines = [
-        "## A stock NER downstream (`benchmarks/ner_downstream.py`)",
+        "## A stock NER downstream (`projects/benchmarks/ner_downstream.py`)",
         "",
         "Entities found by a stock spaCy NER on each input, scored against its entities on the written text.",
         "",
@@ -450,7 +450,7 @@ def ner_section(files: Sequence[Path]) -> List[str]:
 
 def truecaser_gain_section(files: Sequence[Path]) -> List[str]:
     lines = [
-        "## The truecaser's gain (`benchmarks/truecaser_gain.py`)",
+        "## The truecaser's gain (`projects/benchmarks/truecaser_gain.py`)",
         "",
         "Case F1 (words not lower-case) with the truecaser and with sentence starts alone.",
         "",
@@ -464,7 +464,7 @@ def truecaser_gain_section(files: Sequence[Path]) -> List[str]:
 
 def vocab_pruning_section(files: Sequence[Path]) -> List[str]:
     lines = [
-        "## Pruning the encoder's vocabulary (`benchmarks/vocab_pruning.py`)",
+        "## Pruning the encoder's vocabulary (`projects/benchmarks/vocab_pruning.py`)",
         "",
         "Micro F1 of a trained pipeline with its pruned word pieces and with all of them given back.",
         "",
@@ -487,8 +487,8 @@ def vocab_pruning_section(files: Sequence[Path]) -> List[str]:
 
 
 def service_section(files: Sequence[Path]) -> List[str]:
-    """`spacy-punct serve` under load against offline punctuation (`benchmarks/service_load.py`)."""
-    lines = ["## The service under load (`benchmarks/service_load.py`)", ""]
+    """`spacy-punct serve` under load against offline punctuation (`projects/benchmarks/service_load.py`)."""
+    lines = ["## The service under load (`projects/benchmarks/service_load.py`)", ""]
     for path in files:
         run = load(path)
         lines += [
@@ -547,8 +547,8 @@ def service_section(files: Sequence[Path]) -> List[str]:
 
 
 def stream_lines_section(files: Sequence[Path]) -> List[str]:
-    """`spacy-punct stream` against `punctuate` on many short lines (`benchmarks/stream_lines.py`)."""
-    lines = ["## Streaming many short lines (`benchmarks/stream_lines.py`)", ""]
+    """`spacy-punct stream` against `punctuate` on many short lines (`projects/benchmarks/stream_lines.py`)."""
+    lines = ["## Streaming many short lines (`projects/benchmarks/stream_lines.py`)", ""]
     rows = [
         [
             f"`{run['model']}`",
@@ -586,8 +586,8 @@ def report(metrics: Path, plots: Optional[Path]) -> str:
     lines = [
         "# Benchmark results",
         "",
-        "Written by `python benchmarks/report.py` from the measurement files in `benchmarks/metrics/` "
-        "(`spacy project run report`; `--check` in the tests keeps it in step with them).",
+        "Written by `python projects/benchmarks/report.py` from the measurement files in `projects/benchmarks/metrics/` "
+        "(`spacy project run report projects/benchmarks`; `--check` in the tests keeps it in step with them).",
         "Test sets are read as whole documents, lower-cased, without punctuation; `asr-noise-0.1` is the test set",
         "with 10% of the words altered by `spacy_punct.asr_noise.v1` (substituted by, or preceded by, an unknown",
         "word, or deleted; seed 0). Earlier runs of the benchmark workflow, whose measurement files were not kept,",
@@ -640,15 +640,15 @@ def report(metrics: Path, plots: Optional[Path]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--metrics", type=Path, default=ROOT / "benchmarks" / "metrics")
-    parser.add_argument("--output", type=Path, default=ROOT / "benchmarks")
+    parser.add_argument("--metrics", type=Path, default=ROOT / "projects" / "benchmarks" / "metrics")
+    parser.add_argument("--output", type=Path, default=ROOT / "projects" / "benchmarks")
     parser.add_argument("--check", action="store_true", help="fail if RESULTS.md is stale; write nothing")
     args = parser.parse_args()
     results = args.output / "RESULTS.md"
     text = report(args.metrics, None if args.check else args.output)
     if args.check:
         if not results.exists() or results.read_text(encoding="utf8") != text:
-            sys.exit(f"{results} is stale: run python benchmarks/report.py")
+            sys.exit(f"{results} is stale: run python projects/benchmarks/report.py")
         print(f"{results} is up to date.")
         return
     results.write_text(text, encoding="utf8")

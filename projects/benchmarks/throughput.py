@@ -3,7 +3,7 @@ in one run: thread settings, batch sizes, thinc's default dense products
 (blis, `spacy.load`) against numpy's BLAS (`spacy_punct.load_pipeline`), one
 process against `n_process=2`; with peak memory and where the time goes.
 
-    python benchmarks/throughput.py MODEL TEST.spacy [--words-per-line 40] [--repeat 4] [--rounds 3]
+    python projects/benchmarks/throughput.py MODEL TEST.spacy [--words-per-line 40] [--repeat 4] [--rounds 3]
 
 Each single-process setting runs `--rounds` times, the settings alternating,
 and its best rate counts: other processes on the machine only ever slow a run.
