@@ -51,8 +51,9 @@ def register_extensions() -> None:
     if not Doc.has_extension("punct_probs"):
         Doc.set_extension("punct_probs", default=None)
     # on a rewritten doc: per token, the index of the input token it came from
-    # (-1 for inserted marks), its character offset in the input, and the input text
-    for name in ("source_map", "source_offsets", "source_text"):
+    # (-1 for inserted marks), its character offset in the input, the input
+    # text, and the number of input words (not whitespace) it holds
+    for name in ("source_map", "source_offsets", "source_text", "source_words"):
         if not Doc.has_extension(name):
             Doc.set_extension(name, default=None)
     # True on a doc that is part of a longer text (a training chunk, a stream's

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Set, Union, cast
 
 import numpy
-from spacy.attrs import ENT_IOB, LEMMA, MORPH, NORM, POS, SENT_START, TAG
+from spacy.attrs import ENT_IOB, IS_SPACE, LEMMA, MORPH, NORM, POS, SENT_START, TAG
 from spacy.tokens import Doc, Span
 from thinc.types import Ints2d
 
@@ -244,6 +244,7 @@ def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:
     new._.source_map = source_map
     new._.source_offsets = [plan.input_offsets[source] if source >= 0 else -1 for source in source_map]
     new._.source_text = doc.text
+    new._.source_words = int((doc.to_array(IS_SPACE)[sources] == 0).sum()) if kept else 0
     new.cats = dict(doc.cats)
     new._context = doc._context  # what nlp.pipe(..., as_tuples=True) passes along
     copy_doc_extension_values(doc, new)

@@ -45,6 +45,9 @@ def test_offset_map_leads_back_to_the_input(nlp):
             assert doc[token._.source_i].text.lower() == token.text.lower()
             start = token._.source_idx
             assert text[start : start + len(token.text)].lower() == token.text.lower()
+    # the input's words, counted by the rewrite: not its whitespace, nor the marks it adds
+    assert new._.source_words == 5
+    assert rewrite_doc(_marked(nlp, "", {}))._.source_words == 0
 
 
 def test_existing_marks_are_replaced_or_kept(nlp):

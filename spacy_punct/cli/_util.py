@@ -123,14 +123,14 @@ THREADS_HELP = "Torch threads per process; 1 stays fast when other processes sha
 ENCODING_HELP = "The input's encoding, such as latin-1 or cp1252 (default: UTF-8, or UTF-16 with a byte-order mark)."
 
 
-def open_input(path: Optional[Path], encoding: Optional[str], keep_line_ends: bool = False) -> textio.TextReader:
+def open_input(path: Optional[Path], encoding: Optional[str]) -> textio.TextReader:
     """A reader of the input file, or of standard input (no path, or `-`);
     at a terminal, a line on stderr says that input is awaited."""
     if path is not None and str(path) != "-":
-        return textio.open_text(path, encoding, keep_line_ends)
+        return textio.open_text(path, encoding)
     if sys.stdin.isatty():
         typer.echo("Reading standard input: one document per line; Ctrl-D ends it.", err=True)
-    return textio.TextReader(sys.stdin.buffer, "standard input", encoding, keep_line_ends)
+    return textio.TextReader(sys.stdin.buffer, "standard input", encoding)
 
 
 def check_input(path: Optional[Path]) -> None:

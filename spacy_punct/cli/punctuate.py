@@ -135,7 +135,7 @@ def punctuate(
     settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks)
     apply_transformer_settings(nlp, window, stride, cpu_precision)
     try:
-        reader = open_input(input, encoding, keep_line_ends=format == "text")
+        reader = open_input(input, encoding)
     except textio.InputError as e:
         fail(str(e))
     bar = progress_bar(
@@ -143,7 +143,7 @@ def punctuate(
     )
     try:
         with output_file(output) as target:
-            results = punctuated_output(
+            for written in punctuated_output(
                 nlp,
                 reader,
                 writer,
@@ -151,14 +151,10 @@ def punctuate(
                 records=input_format == "jsonl",
                 batch_size=batch_size,
                 settings=settings,
-            )
-            target.write(writer.header())
-            for doc, text in results:
-                target.write(text)
+            ):
+                target.write(written.text)
                 target.flush()
-                bar.update(sum(1 for token in doc if token._.source_i is not None and not token.is_space))
-            target.write(writer.footer())
-            target.flush()
+                bar.update(written.words)
     except (RecordError, ValueError) as e:
         fail(f"{reader.name}: {e} The output written so far is kept.")
     except OSError as e:

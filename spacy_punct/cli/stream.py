@@ -100,8 +100,8 @@ def stream(
     try:
         if read_ahead is None:
             read_ahead = 0 if is_standard_stream(input) else FILE_READ_AHEAD
-        for chunk in streamed_output(streamer, reader, writer, read_ahead):
-            _emit(chunk)
+        for written in streamed_output(streamer, reader, writer, read_ahead):
+            _emit(written.text)
     except StreamStopped as e:
         stopped = str(e)
     except OSError as e:  # a full disk, a closed pipe

@@ -33,9 +33,12 @@ class OutputWriter:
     def header(self) -> str:
         return ""
 
-    def document(self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True) -> str:
+    def document(
+        self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True, line_end: str = "\n"
+    ) -> str:
         """A punctuated doc, the input record it came from and its number
-        (from 1; 0: unknown); `last`: the doc ends its input document."""
+        (from 1; 0: unknown); `last`: the doc ends its input document, whose
+        line ended with `line_end` (for a format of lines)."""
         raise NotImplementedError
 
     def words(self, words: Iterable[Any]) -> str:
@@ -57,8 +60,10 @@ class TextWriter(OutputWriter):
         super().__init__(**options)
         self.open_line = False
 
-    def document(self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True) -> str:
-        return doc.text + ("\n" if last else "")
+    def document(
+        self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True, line_end: str = "\n"
+    ) -> str:
+        return doc.text + (line_end if last else "")
 
     def words(self, words: Iterable[Any]) -> str:
         parts = []
@@ -80,7 +85,9 @@ class TextWriter(OutputWriter):
 class JsonlWriter(OutputWriter):
     """A JSON record per document (`punctuate`), per committed word (`stream`)."""
 
-    def document(self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True) -> str:
+    def document(
+        self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True, line_end: str = "\n"
+    ) -> str:
         return record_line(output_record(doc, record)) + "\n"
 
     def words(self, words: Iterable[Any]) -> str:
@@ -98,7 +105,9 @@ class CaptionWriter(OutputWriter):
         super().__init__(**options)
         self.cues = CueBuilder(max_chars, max_seconds)
 
-    def document(self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True) -> str:
+    def document(
+        self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True, line_end: str = "\n"
+    ) -> str:
         found = [
             cue
             for word in doc_caption_words(doc, f"record {number}" if number else "document")

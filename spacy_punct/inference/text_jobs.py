@@ -4,20 +4,28 @@ lines, as one whole text or as JSON records, punctuated in batches, and each
 document rendered by an output writer as soon as it (or, for plain text, each
 piece of a long line) is done, so that memory stays bounded on inputs of any
 size. `streamed_output`: a recogniser's lines of words pushed through a
-`Streamer`, the committed words rendered as soon as they are decided."""
+`Streamer`, the committed words rendered as soon as they are decided. Both
+yield the same thing, `Written` pieces: the writer's header, the text of the
+words done with their count, the footer; a caller writes each as it comes."""
 
-from typing import Any, Deque, Iterator, List, Optional, Tuple, cast
+from typing import Any, Iterator, List, NamedTuple, Optional, Tuple
 
 from spacy.language import Language
-from spacy.tokens import Doc
 
 from ..decode import DecisionSettings
 from .output_formats import OutputWriter
 from .records import record_doc
 from .streaming import Streamer
-from .textio import TextReader, restore_line_ends
+from .textio import TextReader
 from .texts import punctuate_docs, punctuate_parts
 from .timed import RecordError, line_words, parse_json_line
+
+
+class Written(NamedTuple):
+    """A piece of output, and how many input words it completes."""
+
+    text: str
+    words: int = 0
 
 
 class StreamStopped(ValueError):
@@ -25,22 +33,23 @@ class StreamStopped(ValueError):
 
 
 def input_items(nlp: Language, reader: TextReader, whole: bool, records: bool) -> Iterator[Tuple[Any, Any]]:
-    """(text or doc, input record) pairs: one per line, or the whole input;
-    with `records`, a JSON object per non-empty line. An empty input is no
+    """(text or doc, (input record, line end)) pairs: one per line, each with
+    its own end, or the whole input with its line ends as written; with
+    `records`, a JSON object per non-empty line. An empty input is no
     document, whole or not: nothing comes out of nothing."""
     if whole:
-        text = reader.read()
+        text, end = reader.read_as_written()
         if text:
-            yield text, {"text": text}
+            yield text, ({"text": text}, end)
         return
-    for number, line in enumerate(reader, start=1):
+    for number, (line, end) in enumerate(reader.lines(), start=1):
         if not records:
-            yield line, {"text": line}
+            yield line, ({"text": line}, end)
             continue
         if not line.strip():
             continue
         record = parse_json_line(line, f"line {number}")
-        yield record_doc(nlp, record, number), record
+        yield record_doc(nlp, record, number), (record, "\n")
 
 
 def punctuated_output(
@@ -52,31 +61,32 @@ def punctuated_output(
     records: bool = False,
     batch_size: int = 64,
     settings: Optional[DecisionSettings] = None,
-) -> Iterator[Tuple[Doc, str]]:
-    """(punctuated doc, its rendered text) as each is done, in input order,
-    between the writer's header and footer (which the caller writes). A long
-    text's pieces are joined into one document where the writer needs whole
-    documents; otherwise each piece is yielded as it is done, its line ended
-    as in the input (CRLF stays CRLF). Raises `RecordError` or `ValueError`
-    on a bad record."""
+) -> Iterator[Written]:
+    """The writer's header, then each punctuated document's text as it is
+    done, in input order, with its number of input words (the rewrite's
+    count), then the footer. A long text's pieces are joined into one
+    document where the writer needs whole documents; otherwise each piece is
+    written as it is done, the line ended as in the input (CRLF stays CRLF).
+    Raises `RecordError` or `ValueError` on a bad record."""
     items = input_items(nlp, reader, whole, records)
+    yield Written(writer.header())
     if writer.whole_documents:
         done = punctuate_docs(nlp, items, batch_size=batch_size, settings=settings)
-        for number, (doc, record) in enumerate(done, start=1):
-            yield doc, writer.document(doc, record, number=number)
+        for number, (doc, (record, end)) in enumerate(done, start=1):
+            yield Written(writer.document(doc, record, number=number, line_end=end), doc._.source_words or 0)
     else:
-        for doc, record, _, last in punctuate_parts(nlp, items, batch_size=batch_size, settings=settings):
-            yield (
-                doc,
-                restore_line_ends(writer.document(doc, record, last=last), cast(Deque[str], reader.line_ends)),
-            )  # kept: lines are read with their ends
+        for doc, (record, end), _, last in punctuate_parts(nlp, items, batch_size=batch_size, settings=settings):
+            yield Written(writer.document(doc, record, last=last, line_end=end), doc._.source_words or 0)
+    yield Written(writer.footer())
 
 
-def streamed_output(streamer: Streamer, reader: TextReader, writer: OutputWriter, read_ahead: int = 0) -> Iterator[str]:
+def streamed_output(
+    streamer: Streamer, reader: TextReader, writer: OutputWriter, read_ahead: int = 0
+) -> Iterator[Written]:
     """The writer's text for a stream of recogniser lines (plain words, or the
     JSON forms `timed.line_words` reads), chunk by chunk as words are
-    committed: the header, the words, those still pending at the end (the last
-    sentence closed), the footer. The words of a line are read together, and
+    committed, with their number: the header, the words, those still pending
+    at the end (the last sentence closed), the footer. The words of a line are read together, and
     with `read_ahead`, lines are gathered until that many words wait (a file,
     whose words are all there: read at the speed of offline punctuation). A
     bad line ends the stream: the words read before it are flushed without
@@ -84,7 +94,7 @@ def streamed_output(streamer: Streamer, reader: TextReader, writer: OutputWriter
     error = None
     waiting: List[Tuple[int, List[Any]]] = []  # (line number, its words) not yet pushed
     n_waiting = 0
-    yield writer.header()
+    yield Written(writer.header())
     try:
         for number, line in enumerate(reader, start=1):
             try:
@@ -103,22 +113,27 @@ def streamed_output(streamer: Streamer, reader: TextReader, writer: OutputWriter
             if n_waiting < read_ahead:
                 continue
             for chunk in _pushed(streamer, waiting):
-                yield writer.words(chunk)
+                yield _words(writer, chunk)
             waiting, n_waiting = [], 0
         for chunk in _pushed(streamer, waiting):  # the lines before a bad one too
-            yield writer.words(chunk)
+            yield _words(writer, chunk)
         if error is None and reader.error:
             error = f"{reader.error}."
-        yield writer.words(streamer.flush(close=error is None))
-        yield writer.footer()
+        yield _words(writer, streamer.flush(close=error is None))
+        yield Written(writer.footer())
     except _BadLine as e:
         error = f"{reader.name}, {e}"
-        yield writer.words(streamer.flush(close=False))
-        yield writer.footer()
+        yield _words(writer, streamer.flush(close=False))
+        yield Written(writer.footer())
     except RecordError as e:  # captions without timings
         error = f"{reader.name}: {e}"
     if error:
         raise StreamStopped(error)
+
+
+def _words(writer: OutputWriter, committed: List[Any]) -> Written:
+    """Committed words written, counted without the stream's closing mark."""
+    return Written(writer.words(committed), sum(1 for word in committed if not word.closes))
 
 
 class _BadLine(RecordError):

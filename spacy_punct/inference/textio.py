@@ -1,16 +1,15 @@
 """Reading text input robustly: UTF-8 (with or without a byte-order mark),
 UTF-16 with a byte-order mark, or an encoding the caller names (`latin-1`,
 `cp1252`...); gzip-compressed text; binary input refused; undecodable bytes
-replaced by U+FFFD and counted; CRLF and lone CR line ends, which output can
-keep (`TextReader.line_ends`, `restore_line_ends`)."""
+replaced by U+FFFD and counted; CRLF and lone CR line ends, read with their
+lines (`TextReader.lines`) so that output can end each line as its input did."""
 
 import codecs
 import gzip
 import io
 import zlib
-from collections import deque
 from pathlib import Path
-from typing import BinaryIO, Deque, Iterator, Optional, Tuple, Union
+from typing import BinaryIO, Iterator, Optional, Tuple, Union
 
 _GZIP = b"\x1f\x8b"
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -29,16 +28,11 @@ class InputError(ValueError):
 class TextReader:
     """The lines of a binary stream decoded as text, with the number of
     replaced (undecodable) characters so far in `replaced`. `encoding`: the
-    text's encoding (None: UTF-8, or UTF-16 by its byte-order mark). With
-    `keep_line_ends`, the end of each line read ("\\n", "\\r\\n", "\\r", or
-    "" for a last line without one) waits in `line_ends` until
-    `restore_line_ends` takes it. Input that breaks off (a gzip file cut
-    short or damaged) ends the lines where it broke, with the problem in
-    `error`: the lines before it are read."""
+    text's encoding (None: UTF-8, or UTF-16 by its byte-order mark). Input
+    that breaks off (a gzip file cut short or damaged) ends the lines where
+    it broke, with the problem in `error`: the lines before it are read."""
 
-    def __init__(
-        self, stream: BinaryIO, name: str, encoding: Optional[str] = None, keep_line_ends: bool = False
-    ) -> None:
+    def __init__(self, stream: BinaryIO, name: str, encoding: Optional[str] = None) -> None:
         buffered = stream if hasattr(stream, "peek") else io.BufferedReader(stream)  # type: ignore[arg-type,type-var]
         head = buffered.peek(_SNIFF_BYTES)[:_SNIFF_BYTES]
         if head.startswith(_GZIP):
@@ -51,13 +45,16 @@ class TextReader:
         self.name = name
         self.replaced = 0
         self.error: Optional[str] = None
-        self.line_ends: Optional[Deque[str]] = deque() if keep_line_ends else None
         self._text = io.TextIOWrapper(buffered, encoding=self.encoding, errors="replace", newline="")
 
     def __iter__(self) -> Iterator[str]:
-        """Lines without their line ends (\\n, \\r\\n or a lone \\r); a line
-        longer than `MAX_LINE_CHARS` ends the lines, with the problem in
-        `error`."""
+        """Lines without their line ends."""
+        return (text for text, _ in self.lines())
+
+    def lines(self) -> Iterator[Tuple[str, str]]:
+        """(line, its end) pairs: the end is "\\n", "\\r\\n", a lone "\\r", or ""
+        for a last line without one. A line longer than `MAX_LINE_CHARS` ends
+        the lines, with the problem in `error`."""
         number = 0
         while True:
             try:
@@ -76,9 +73,7 @@ class TextReader:
                 return
             self.replaced += line.count("\ufffd")
             text = line.rstrip("\r\n")
-            if self.line_ends is not None:
-                self.line_ends.append(line[len(text) :])
-            yield text
+            yield text, line[len(text) :]
 
     def read(self) -> str:
         """The rest of the text, line ends made \\n; raises `InputError`
@@ -88,18 +83,29 @@ class TextReader:
             raise InputError(self.error)
         return text
 
+    def read_as_written(self) -> Tuple[str, str]:
+        """The rest of the text with the line ends it has, but for the last
+        line's, and that end; raises `InputError` where the input breaks off."""
+        parts, end = [], ""
+        for text, line_end in self.lines():
+            parts += [end, text]
+            end = line_end
+        if self.error:
+            raise InputError(self.error)
+        return "".join(parts), end
+
     def close(self) -> None:
         self._text.close()
 
 
-def open_text(path: Union[str, Path], encoding: Optional[str] = None, keep_line_ends: bool = False) -> TextReader:
+def open_text(path: Union[str, Path], encoding: Optional[str] = None) -> TextReader:
     """A reader of a text file (see `TextReader`)."""
     path = Path(path)
     if path.is_dir():
         raise InputError(f"{path} is a folder, not a text file.")
     if encoding is not None:
         _named_encoding(encoding)  # an unknown name fails before the file is opened
-    return TextReader(path.open("rb"), str(path), encoding, keep_line_ends)
+    return TextReader(path.open("rb"), str(path), encoding)
 
 
 def read_text(path: Union[str, Path], encoding: Optional[str] = None) -> Tuple[str, int]:
@@ -109,20 +115,6 @@ def read_text(path: Union[str, Path], encoding: Optional[str] = None) -> Tuple[s
         return reader.read(), reader.replaced
     finally:
         reader.close()
-
-
-def restore_line_ends(text: str, line_ends: Deque[str]) -> str:
-    """`text` with each "\\n" made the next line end the reader kept, in the
-    order the lines were read ("\\n" where none is left): output written line
-    for line, or from `TextReader.read`, ends its lines as the input did."""
-    if "\n" not in text:
-        return text
-    parts = text.split("\n")
-    restored = [parts[0]]
-    for part in parts[1:]:
-        restored.append(line_ends.popleft() if line_ends else "\n")
-        restored.append(part)
-    return "".join(restored)
 
 
 def replaced_message(reader: TextReader) -> str:

@@ -3,7 +3,7 @@ import io
 
 import pytest
 
-from spacy_punct.inference.textio import InputError, TextReader, open_text, read_text, restore_line_ends
+from spacy_punct.inference.textio import InputError, TextReader, open_text, read_text
 
 
 @pytest.mark.parametrize(
@@ -22,17 +22,14 @@ def test_encodings_and_line_ends(tmp_path, data):
     assert list(open_text(path)) == ["so how", "where", "ok"]
 
 
-def test_line_ends_are_kept_in_order_and_restored(tmp_path):
+def test_each_line_comes_with_its_own_end(tmp_path):
     path = tmp_path / "in.txt"
     path.write_bytes(b"a b\r\n\r\nc\rd\ne")
-    reader = open_text(path, keep_line_ends=True)
-    assert list(reader) == ["a b", "", "c", "d", "e"]
-    assert list(reader.line_ends) == ["\r\n", "\r\n", "\r", "\n", ""]
-    assert restore_line_ends("A, b.\n", reader.line_ends) == "A, b.\r\n"
-    assert restore_line_ends("\nC.\nD.\n", reader.line_ends) == "\r\nC.\rD.\n"
-    assert restore_line_ends("E.\n", reader.line_ends) == "E."  # the input's last line had no end
-    assert restore_line_ends("more\n", reader.line_ends) == "more\n"  # none left: \n
-    assert open_text(path).line_ends is None  # kept only when asked for
+    assert list(open_text(path).lines()) == [("a b", "\r\n"), ("", "\r\n"), ("c", "\r"), ("d", "\n"), ("e", "")]
+    assert list(open_text(path)) == ["a b", "", "c", "d", "e"]
+    assert open_text(path).read_as_written() == ("a b\r\n\r\nc\rd\ne", "")
+    path.write_bytes(b"a\r\nb\r\n")
+    assert open_text(path).read_as_written() == ("a\r\nb", "\r\n")  # the last line's end apart
 
 
 def test_undecodable_bytes_are_replaced_and_counted(tmp_path):
@@ -161,6 +158,6 @@ def test_a_line_of_the_longest_length_is_read(tmp_path, monkeypatch):
     monkeypatch.setattr(textio, "MAX_LINE_CHARS", 10)
     path = tmp_path / "in.txt"
     path.write_bytes(b"0123456789\r\nabc\n0123456789x\n")
-    reader = open_text(path, keep_line_ends=True)
-    assert list(reader) == ["0123456789", "abc"] and list(reader.line_ends) == ["\r\n", "\n"]
+    reader = open_text(path)
+    assert list(reader.lines()) == [("0123456789", "\r\n"), ("abc", "\n")]
     assert "line 3 is longer than 10 characters" in reader.error
