@@ -17,7 +17,7 @@ from tqdm import tqdm
 from ..decode import DecisionSettings, check_settings
 from ..inference import textio
 from ..languages import language_entry
-from ..layers import windows
+from ..layers import transformer
 from ..pipelines.loading import PipelineError, find_punctuator, load_for_long_run
 from ..runtime.threads import set_threads
 
@@ -104,9 +104,9 @@ def decision_settings(
 
 
 def apply_transformer_settings(nlp: Language, window: int, stride: int, cpu_precision: str) -> None:
-    """`layers.windows.apply_transformer_settings`, or a one-line error."""
+    """`layers.transformer.apply_transformer_settings`, or a one-line error."""
     try:
-        windows.apply_transformer_settings(nlp, window, stride, cpu_precision)
+        transformer.apply_transformer_settings(nlp, window, stride, cpu_precision)
     except ValueError as e:
         fail(str(e))
 

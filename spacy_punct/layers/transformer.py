@@ -87,6 +87,18 @@ def native_bfloat16() -> bool:
         return False
 
 
+def apply_transformer_settings(nlp: Language, window: int = 0, stride: int = 0, cpu_precision: str = "") -> None:
+    """Set the transformers' window and stride (0: as configured) and their
+    CPU precision ("": as configured), as a command, a Ray worker or a
+    service asks; ValueError for settings the pipeline cannot take."""
+    from .windows import set_windows
+
+    if window or stride:
+        set_windows(nlp, window, stride)
+    if cpu_precision:
+        set_cpu_precision(nlp, cpu_precision)
+
+
 def set_cpu_precision(nlp: Language, cpu_precision: str) -> List[str]:
     """Run the encoders of the pipeline's transformers in `cpu_precision`
     from now on, whatever their architecture (a pipeline trained with

@@ -58,15 +58,3 @@ def set_windows(nlp: Language, window: int, stride: int) -> List[str]:
         get_spans = registry.get("span_getters", configured_span_getter(nlp, name))
         getattr(nlp.get_pipe(name), "model").attrs["get_spans"] = get_spans(window=name_window, stride=name_stride)
     return names
-
-
-def apply_transformer_settings(nlp: Language, window: int = 0, stride: int = 0, cpu_precision: str = "") -> None:
-    """Set the transformers' window and stride (0: as configured) and their
-    CPU precision ("": as configured), as a command, a Ray worker or a
-    service asks; ValueError for settings the pipeline cannot take."""
-    from .transformer import set_cpu_precision
-
-    if window or stride:
-        set_windows(nlp, window, stride)
-    if cpu_precision:
-        set_cpu_precision(nlp, cpu_precision)
