@@ -78,6 +78,7 @@ setup(
             "spacy_punct.LowercaseEmbed.v1 = spacy_punct.layers.lowercase:build_lowercase_embed",
             "spacy_punct.TransformerModel.v1 = spacy_punct.layers.transformer:build_transformer_model",
             "spacy_punct.Tok2Vec.v1 = spacy_punct.layers.tok2vec:build_tok2vec",
+            "spacy_punct.RepairHead.v1 = spacy_punct.layers.repair_head:build_repair_head",
         ],
         "spacy_misc": [
             "spacy_punct.fixed_lookahead.v1 = spacy_punct.inference.streaming:create_fixed_lookahead",

@@ -9,7 +9,7 @@ others per call instead of changing the component."""
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, List, Mapping, Optional, Sequence, Set, Tuple
 
 import numpy
 from spacy.tokens import Doc
@@ -51,6 +51,9 @@ class DecisionSettings:
         that is punctuated already: only case changes).
     close_last_sentence: a doc is a whole text, so its last word ends a
         sentence (see `decode`).
+    repair: the text is punctuated and cased but where its marks vanished:
+        every mark and capital it has stays, and marks and case are filled
+        only where they are missing (see `Punctuator.decide`).
     """
 
     thresholds: Mapping[str, float] = field(default_factory=dict)
@@ -58,6 +61,7 @@ class DecisionSettings:
     keep_existing: bool = False
     add_marks: bool = True
     close_last_sentence: bool = False
+    repair: bool = False
 
     def __post_init__(self) -> None:
         _check_shares(self.thresholds, "Thresholds")
@@ -139,6 +143,8 @@ class Decisions:
     sent_starts: List[bool]  # per token: whether it starts a sentence
     slots: MarkSlots  # the doc's mark slots, for the rewrite
     table: TokenTable  # the doc's tokens, for the rewrite
+    # the tokens whose case may change (None: all); the others keep theirs unless a sentence starts there
+    case_fill: Optional[Set[int]] = None
 
 
 def decode(
@@ -148,9 +154,13 @@ def decode(
     settings: DecisionSettings = DecisionSettings(),
     *,
     open_end: bool = False,
+    mark_fill: Optional[Set[int]] = None,
+    case_fill: Optional[Set[int]] = None,
 ) -> Decisions:
     """The marks and sentence starts of a doc from its class probabilities,
-    decided under `settings`.
+    decided under `settings`. With `mark_fill`, only those slot words take a
+    mark the input does not have; `case_fill`: the tokens whose case may
+    change (None: all).
 
     Only mark slots take marks (not whitespace, punctuation, or words written
     together with the next one). A slot that already has a mark of the label
@@ -166,7 +176,8 @@ def decode(
     breaks it off (`and then -`), or else the `closing_mark` is written (not,
     with `keep_existing`, after a mark the text has there).
     """
-    thresholds, margins, keep_existing = settings.thresholds, settings.margins, settings.keep_existing
+    thresholds, margins = settings.thresholds, settings.margins
+    keep_existing = settings.keep_existing or settings.repair
     close_end = settings.close_last_sentence and not open_end
     table = token_table(doc)
     slots = mark_slots(doc, table)
@@ -174,11 +185,11 @@ def decode(
     if not settings.add_marks:
         for i, existing in slots.existing.items():
             marks[i] = existing
-        return Decisions(marks, sentence_starts(table, marks), slots, table)
+        return Decisions(marks, sentence_starts(table, marks), slots, table, case_fill)
     guesses = decide(probs, label_set, thresholds, margins) if slots else numpy.zeros(0, dtype="i")
     chosen = [label_set.mark(index) for index in guesses[slots.words].tolist()] if slots else []
     for i, mark in zip(slots.words, chosen):
-        marks[i] = mark
+        marks[i] = mark if mark_fill is None or i in mark_fill else ""
     for i, existing in slots.existing.items():
         guess = guesses[i]
         if (
@@ -203,7 +214,7 @@ def decode(
             marks[last] = closing_mark(probs[last], label_set, thresholds)
     join_question_tags(table, slots, marks, label_set)
     drop_marks_after_symbols(table, slots, marks)
-    return Decisions(marks, sentence_starts(table, marks), slots, table)
+    return Decisions(marks, sentence_starts(table, marks), slots, table, case_fill)
 
 
 def drop_marks_after_symbols(table: TokenTable, slots: MarkSlots, marks: List[str]) -> None:

@@ -56,6 +56,9 @@ def register_extensions() -> None:
     for name in ("source_map", "source_offsets", "source_text", "source_words"):
         if not Doc.has_extension(name):
             Doc.set_extension(name, default=None)
+    # in repair mode, on an annotated doc: the tokens whose case may change
+    if not Doc.has_extension("case_fill"):
+        Doc.set_extension("case_fill", default=None)
     # True on a doc that is part of a longer text (a training chunk, a stream's
     # window, a piece of a long text): its end is no end of the text
     if not Doc.has_extension("open_end"):

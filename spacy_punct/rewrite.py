@@ -86,6 +86,7 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
     if decisions is None:
         decisions = _read_decisions(doc)
     table, marks, starts, slots = decisions.table, decisions.marks, decisions.sent_starts, decisions.slots
+    case_fill = decisions.case_fill  # the tokens whose case may change (None: all)
     dropped: Set[int] = set()
     inserted: Dict[int, str] = {}  # anchor token -> mark written after it
     lowered = set()  # slots whose sentence end was removed
@@ -129,7 +130,7 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
         if not (is_space or is_punct or is_symbol(text)):
             role = roles[i]
             if role == WHOLE or (recase and role != FIXED):
-                form = cased[i]
+                form = cased[i] if case_fill is None or i in case_fill else None
                 if form is not None and (recase or text == text.lower()):
                     text = form.lower() if i in after_break and text.lower() in no_capital else form
                 if (not has_word and not _has_digit(text)) or text.lower() in always_upper:
@@ -137,7 +138,7 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
                 elif lower_next and (form is None or form == form.lower()):
                     text = decapitalise(text)
             elif role == PART:
-                if i in whole_forms:
+                if i in whole_forms and (case_fill is None or i in case_fill):
                     text = cased[i]
                 if not has_word:
                     text = capitalise(text)
@@ -205,7 +206,7 @@ def _read_decisions(doc: Doc) -> Decisions:
         starts = [start == 1 for start in annotated]
     else:
         starts = sentence_starts(table, marks)
-    return Decisions(marks, starts, mark_slots(doc, table), table)
+    return Decisions(marks, starts, mark_slots(doc, table), table, doc._.case_fill)
 
 
 def build_rewritten(doc: Doc, plan: RewritePlan) -> Doc:

@@ -6,6 +6,7 @@ from . import (  # noqa: F401  (each module registers its command, in this order
     convert,
     distill,
     evaluate,
+    fit_repair,
     install,
     punctuate,
     quantize,

@@ -85,6 +85,7 @@ def decision_settings(
     thresholds: Optional[List[str]] = None,
     margins: Optional[List[str]] = None,
     add_marks: Optional[bool] = None,
+    repair: Optional[bool] = None,
 ) -> DecisionSettings:
     """The pipeline's decision settings with those given on the command line."""
     language = language_entry(nlp.lang or "")
@@ -96,7 +97,11 @@ def decision_settings(
         given_margins = parse_settings(margins, "--margin") if margins else None
         check_settings(pipe.label_set, given_thresholds, given_margins, ("--threshold", "--margin"))
         settings = pipe.settings.replace(
-            keep_existing=keep_existing, add_marks=add_marks, thresholds=given_thresholds, margins=given_margins
+            keep_existing=keep_existing,
+            add_marks=add_marks,
+            thresholds=given_thresholds,
+            margins=given_margins,
+            repair=repair,
         )
     except (PipelineError, ValueError) as e:
         fail(str(e))
@@ -119,6 +124,10 @@ CPU_PRECISION_HELP = (
 )
 
 
+REPAIR_HELP = (
+    "Half-punctuated text (a recogniser's output whose marks vanished part-way): keep every mark and capital "
+    "it has, fill marks and case only where they are missing (default: as the pipeline says)."
+)
 THREADS_HELP = "Torch threads per process; 1 stays fast when other processes share the cores."
 ENCODING_HELP = "The input's encoding, such as latin-1 or cp1252 (default: UTF-8, or UTF-16 with a byte-order mark)."
 

@@ -3,15 +3,18 @@
 import json
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
+from spacy.language import Language
 from tqdm import tqdm
 
+from ..evaluation.repair import repair_table, score_repair
 from ..evaluation.score_tables import score_table
 from ..evaluation.scoring import RUN_FILE, run_record
 from ..evaluation.scoring import evaluate as evaluate_pipeline
 from ..runtime.threads import DEFAULT_THREADS
+from ..word_records import read_docbins
 from ._util import (
     CPU_PRECISION_HELP,
     GPU_HELP,
@@ -66,7 +69,13 @@ def evaluate(
         False,
         help="Read each document with its quotes, brackets and dashes (the marks no prediction replaces) and punctuate it.",
     ),
-    seed: int = typer.Option(0, help="Seed of the simulated recognition errors."),
+    repair: bool = typer.Option(
+        False,
+        help="Score the repair mode: runs of 1-6 sentences (about half the words) lose their marks and case, the "
+        "rest stay as written; F1 on the stripped runs against plain mode on the fully stripped text, and the "
+        "intact runs' marks and case kept.",
+    ),
+    seed: int = typer.Option(0, help="Seed of the simulated recognition errors and of --repair's runs."),
     window: int = typer.Option(0, min=0, help=WINDOW_HELP),
     stride: int = typer.Option(0, min=0, help=STRIDE_HELP),
     cpu_precision: str = typer.Option("", help=CPU_PRECISION_HELP),
@@ -89,6 +98,9 @@ def evaluate(
     suffix = (".spoken-numbers" if spoken_numbers else "") + suffix
     suffix += (f".{input_case}" if input_case != "lower" else "") + (".gold-marks" if gold_marks else "")
     suffix += (".input-marks" if input_marks else "") + (".keep-quotes" if keep_quotes else "")
+    if repair:
+        _evaluate_repair(nlp, test_sets, output_dir, seed)
+        return
     for test_set in test_sets:
         bar = tqdm(desc=test_set.name, unit=" words", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False)
         try:
@@ -114,5 +126,24 @@ def evaluate(
         typer.echo(f"{test_set}{' with ' + suffix[1:] if suffix else ''}\n{table}\n")
         if output_dir:
             name = test_set.stem + suffix
+            (output_dir / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
+            (output_dir / f"{name}.md").write_text(table + "\n", encoding="utf8")
+
+
+def _evaluate_repair(nlp: Language, test_sets: List[Path], output_dir: Optional[Path], seed: int) -> None:
+    """`evaluate --repair`: each test set's repair scores."""
+    for test_set in test_sets:
+        bar = tqdm(desc=test_set.name, unit=" words", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False)
+        try:
+            docs = list(read_docbins(test_set, nlp.vocab))
+            result = score_repair(nlp, docs, seed=seed, progress=bar.update)
+        except ValueError as e:
+            fail(str(e))
+        finally:
+            bar.close()
+        table = repair_table(result)
+        typer.echo(f"{test_set} in repair mode\n{table}\n")
+        if output_dir:
+            name = test_set.stem + ".repair"
             (output_dir / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
             (output_dir / f"{name}.md").write_text(table + "\n", encoding="utf8")

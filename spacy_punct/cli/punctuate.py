@@ -15,6 +15,7 @@ from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
     CPU_PRECISION_HELP,
     ENCODING_HELP,
+    REPAIR_HELP,
     STRIDE_HELP,
     THREADS_HELP,
     WINDOW_HELP,
@@ -62,6 +63,7 @@ def punctuate(
         "--keep-existing/--replace-existing",
         help="Keep punctuation already in the input, or let predictions replace it (default: as the pipeline says).",
     ),
+    repair: Optional[bool] = typer.Option(None, "--repair/--no-repair", help=REPAIR_HELP),
     add_marks: Optional[bool] = typer.Option(
         None,
         "--add-marks/--case-only",
@@ -111,6 +113,7 @@ def punctuate(
     if engine == "ray":
         options = {
             "--keep-existing/--replace-existing": keep_existing is not None,
+            "--repair/--no-repair": repair is not None,
             "--add-marks/--case-only": add_marks is not None,
             "--threshold": bool(threshold),
             "--margin": bool(margin),
@@ -132,7 +135,7 @@ def punctuate(
         prepare_output(output, input)
     set_threads_or_fail(threads)
     nlp = load_or_fail(model)
-    settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks)
+    settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair)
     apply_transformer_settings(nlp, window, stride, cpu_precision)
     try:
         reader = open_input(input, encoding)

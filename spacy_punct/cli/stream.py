@@ -11,6 +11,7 @@ from ..inference.output_formats import make_writer
 from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
     ENCODING_HELP,
+    REPAIR_HELP,
     THREADS_HELP,
     app,
     check_input,
@@ -53,6 +54,7 @@ def stream(
         "--keep-existing/--replace-existing",
         help="Keep punctuation already in the words, or let predictions replace it.",
     ),
+    repair: Optional[bool] = typer.Option(None, "--repair/--no-repair", help=REPAIR_HELP),
     add_marks: Optional[bool] = typer.Option(
         None,
         "--add-marks/--case-only",
@@ -84,7 +86,7 @@ def stream(
         fail(str(e))
     set_threads_or_fail(threads)
     nlp = load_or_fail(model)
-    settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks)
+    settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair)
     try:
         policy = (
             EntropyLookahead(entropy, lookahead, min_lookahead) if entropy is not None else FixedLookahead(lookahead)

@@ -1,8 +1,10 @@
 """The `punctuator` pipeline component."""
 
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, cast
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union, cast
 
 import numpy
+import srsly
 from spacy.attrs import SENT_START
 from spacy.errors import Errors
 from spacy.language import Language
@@ -19,8 +21,11 @@ from ..decode import Decisions, DecisionSettings, decode
 from ..downstream import DownstreamCheck, check_downstream_listeners
 from ..extensions import register_extensions, set_token_values
 from ..labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
+from ..layers.repair_head import build_repair_head
+from ..repair import missing_stretches, n_features, repair_features, repaired_probs
 from ..rewrite import build_rewritten, plan_rewrite
 from ..runtime import threads  # noqa: F401  (forked workers start with one torch thread)
+from ..words import mark_slots, token_table
 from .word_classifier import (
     ScaledOptimizer,
     check_encoder_ran,
@@ -51,6 +56,7 @@ DEFAULT_MODEL = default_model(hidden_width=128)
         "keep_existing": False,
         "add_marks": True,
         "close_last_sentence": False,
+        "repair": False,
         "rewrite": True,
         "store_probs": False,
         "learn_rate_scale": 1.0,
@@ -76,6 +82,7 @@ def make_punctuator(
     keep_existing: bool,
     add_marks: bool,
     close_last_sentence: bool,
+    repair: bool,
     rewrite: bool,
     store_probs: bool,
     learn_rate_scale: float,
@@ -89,8 +96,9 @@ def make_punctuator(
     distill_weight: share of a teacher's class probabilities in the training
         target of the words that carry them (`token._.teacher_probs`, written
         by `spacy-punct distill`): the target is (1 - w) * gold + w * teacher.
-    thresholds, margins, keep_existing, add_marks, close_last_sentence: the
-        decision settings (`decode.DecisionSettings`); a caller may pass
+    thresholds, margins, keep_existing, add_marks, close_last_sentence,
+        repair: the decision settings (`decode.DecisionSettings`; `repair`:
+        half-punctuated text, its marks and case filled where missing); a caller may pass
         others per call (`nlp.pipe(texts, component_cfg={"punctuator":
         {"settings": ...}})`). `add_marks = false` suits text that is
         punctuated already, whose case alone is restored (by a truecaser
@@ -113,7 +121,9 @@ def make_punctuator(
         labels=labels,
         empty_weight=empty_weight,
         distill_weight=distill_weight,
-        settings=DecisionSettings(dict(thresholds), dict(margins), keep_existing, add_marks, close_last_sentence),
+        settings=DecisionSettings(
+            dict(thresholds), dict(margins), keep_existing, add_marks, close_last_sentence, repair
+        ),
         rewrite=rewrite,
         store_probs=store_probs,
         learn_rate_scale=learn_rate_scale,
@@ -160,6 +170,7 @@ class Punctuator(TrainablePipe):
         self.learn_rate_scale = learn_rate_scale
         self.scorer = scorer
         self._check_downstream = DownstreamCheck(nlp, name)
+        self.repair_model: Optional[Model] = None  # see `set_repair_model`
 
     @property
     def labels(self) -> Tuple[str, ...]:
@@ -249,12 +260,13 @@ class Punctuator(TrainablePipe):
         self, docs: Iterable[Doc], scores: List[Floats2d], settings: Optional[DecisionSettings] = None
     ) -> List[Decisions]:
         """Set the annotations; return each doc's decisions."""
-        label_set = self.label_set
         settings = self.settings if settings is None else settings
         all_decisions = []
         for doc, probs in zip(docs, scores):
             probs = self.model.ops.to_numpy(probs)
-            decisions = decode(doc, probs, label_set, settings, open_end=doc._.open_end)
+            decisions = self.decide(doc, probs, settings, open_end=doc._.open_end)
+            if settings.repair:
+                doc._.case_fill = decisions.case_fill
             set_token_values(doc, "punct", decisions.table.idx, decisions.marks)
             if len(doc):
                 # set at once: setting is_sent_start per token is O(n) each
@@ -264,6 +276,87 @@ class Punctuator(TrainablePipe):
                 doc._.punct_probs = probs
             all_decisions.append(decisions)
         return all_decisions
+
+    def decide(
+        self, doc: Doc, probs: numpy.ndarray, settings: Optional[DecisionSettings] = None, *, open_end: bool = False
+    ) -> Decisions:
+        """The decisions for a doc from its class probabilities. In repair
+        mode the input's marks and capitals stay; where the component has a
+        repair head, the head reads the probabilities with the input's marks
+        and case, finds the stretches that lost their marks and decides their
+        marks; without one, the stretches are `repair.missing_stretches`.
+        Marks and the truecaser's case are filled in those stretches only. A text
+        without a capital takes case everywhere."""
+        settings = self.settings if settings is None else settings
+        label_set = self.label_set
+        if not settings.repair:
+            return decode(doc, probs, label_set, settings, open_end=open_end)
+        table = token_table(doc)
+        slots = mark_slots(doc, table)
+        mark_fill: Optional[Set[int]]
+        if self.repair_model is not None and slots.words:
+            features = repair_features(table, slots, probs, label_set)
+            scores = self.model.ops.to_numpy(self.repair_model.predict([cast(Floats2d, features)])[0])
+            probs = numpy.array(probs, dtype="f")
+            probs[slots.words] = repaired_probs(features, scores)
+            stripped = mark_fill = {i for i, score in zip(slots.words, scores[:, -1].tolist()) if score > 0.0}
+        else:
+            stripped = mark_fill = missing_stretches(slots)
+        capitals = any(text != text.lower() for text in table.texts)
+        case_fill = _word_tokens(table, stripped) if capitals else None
+        return decode(doc, probs, label_set, settings, open_end=open_end, mark_fill=mark_fill, case_fill=case_fill)
+
+    def set_repair_model(self, model: Optional[Model], width: int = 64, depth: int = 1) -> None:
+        """Give the component a trained repair head (`spacy_punct.RepairHead.v1`
+        of `width` and `depth`), or take it away (None); it is saved with
+        the component."""
+        self.repair_model = model
+        if model is None:
+            self.cfg.pop("repair", None)
+        else:
+            self.cfg["repair"] = {"width": width, "depth": depth}
+
+    def new_repair_model(self, width: int = 64, depth: int = 1) -> Model:
+        """An untrained repair head for this component's labels."""
+        label_set = self.label_set
+        return build_repair_head(n_features(label_set), len(label_set), width, depth)
+
+    # -- serialization: the repair head beside the model --------------------
+
+    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        data = super().to_bytes(exclude=exclude)
+        if self.repair_model is None or "repair_model" in exclude:
+            return data
+        return srsly.msgpack_dumps({"pipe": data, "repair_model": self.repair_model.to_bytes()})
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "Punctuator":
+        try:
+            packed = srsly.msgpack_loads(bytes_data)
+        except Exception:
+            packed = None
+        if isinstance(packed, dict) and "repair_model" in packed:
+            super().from_bytes(packed["pipe"], exclude=exclude)
+            self._load_repair_model(packed["repair_model"])
+            return self
+        super().from_bytes(bytes_data, exclude=exclude)
+        return self
+
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
+        super().to_disk(path, exclude=exclude)
+        if self.repair_model is not None and "repair_model" not in exclude:
+            Path(path, "repair_model").write_bytes(self.repair_model.to_bytes())
+
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "Punctuator":
+        super().from_disk(path, exclude=exclude)
+        repair_path = Path(path, "repair_model")
+        if repair_path.exists() and "repair_model" not in exclude:
+            self._load_repair_model(repair_path.read_bytes())
+        return self
+
+    def _load_repair_model(self, data: bytes) -> None:
+        shape = self.cfg.get("repair") or {}
+        model = self.new_repair_model(int(shape.get("width", 64)), int(shape.get("depth", 1)))
+        self.repair_model = model.from_bytes(data)
 
     # -- training -----------------------------------------------------------
 
@@ -333,6 +426,17 @@ class Punctuator(TrainablePipe):
                 if on_reference is not None:
                     example.predicted = on_reference
         return scores
+
+
+def _word_tokens(table: Any, words: Set[int]) -> Set[int]:
+    """The tokens of the words whose last tokens are `words` (`Do` and `n't`)."""
+    tokens = set(words)
+    for i in words:
+        j = i
+        while j > 0 and not (table.spaced[j - 1] or table.is_space[j - 1] or table.punct[j - 1]):
+            j -= 1
+            tokens.add(j)
+    return tokens
 
 
 def _differ_beyond_case(predicted: Doc, reference: Doc) -> bool:

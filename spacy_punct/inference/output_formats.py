@@ -25,6 +25,7 @@ class OutputWriter:
 
     timed = False  # needs word timings
     whole_documents = True
+    line_end = "\n"  # the end of the input line of the document being written
 
     def __init__(self, **options: Any) -> None:
         """`options`: the command's output options (`max_chars`,
@@ -33,12 +34,11 @@ class OutputWriter:
     def header(self) -> str:
         return ""
 
-    def document(
-        self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True, line_end: str = "\n"
-    ) -> str:
+    def document(self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True) -> str:
         """A punctuated doc, the input record it came from and its number
         (from 1; 0: unknown); `last`: the doc ends its input document, whose
-        line ended with `line_end` (for a format of lines)."""
+        line ended with `self.line_end` (set by the loop: a format of lines
+        ends its own so)."""
         raise NotImplementedError
 
     def words(self, words: Iterable[Any]) -> str:
@@ -60,10 +60,8 @@ class TextWriter(OutputWriter):
         super().__init__(**options)
         self.open_line = False
 
-    def document(
-        self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True, line_end: str = "\n"
-    ) -> str:
-        return doc.text + (line_end if last else "")
+    def document(self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True) -> str:
+        return doc.text + (self.line_end if last else "")
 
     def words(self, words: Iterable[Any]) -> str:
         parts = []
@@ -85,9 +83,7 @@ class TextWriter(OutputWriter):
 class JsonlWriter(OutputWriter):
     """A JSON record per document (`punctuate`), per committed word (`stream`)."""
 
-    def document(
-        self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True, line_end: str = "\n"
-    ) -> str:
+    def document(self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True) -> str:
         return record_line(output_record(doc, record)) + "\n"
 
     def words(self, words: Iterable[Any]) -> str:
@@ -105,9 +101,7 @@ class CaptionWriter(OutputWriter):
         super().__init__(**options)
         self.cues = CueBuilder(max_chars, max_seconds)
 
-    def document(
-        self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True, line_end: str = "\n"
-    ) -> str:
+    def document(self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True) -> str:
         found = [
             cue
             for word in doc_caption_words(doc, f"record {number}" if number else "document")

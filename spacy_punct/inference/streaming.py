@@ -17,7 +17,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import registry
 
-from ..decode import Decisions, DecisionSettings, decode, sentence_starts
+from ..decode import Decisions, DecisionSettings, sentence_starts
 from ..labels import ends_sentence
 from ..languages import language_rules
 from ..pipelines.loading import find_punctuator, predict_probs
@@ -204,7 +204,7 @@ class Streamer:
             return []
         doc = self._doc(self._left)
         _, probs = next(predict_probs(self.nlp, [doc], batch_size=1))
-        mark = decode(doc, probs, self.punctuator.label_set, self.settings, open_end=False).marks[-1]
+        mark = self.punctuator.decide(doc, probs, self.settings, open_end=False).marks[-1]
         if not ends_sentence(mark):
             return []
         if last.marks:
@@ -230,7 +230,7 @@ class Streamer:
         doc = self._doc(window)
         _, probs = next(predict_probs(self.nlp, [doc], batch_size=1))
         pipe = self.punctuator
-        decisions = decode(doc, probs, pipe.label_set, self.settings, open_end=not (final and close))
+        decisions = pipe.decide(doc, probs, self.settings, open_end=not (final and close))
         first = [0]  # the first token of each word of the window
         for item in window:
             first.append(first[-1] + item.n_tokens)

@@ -73,10 +73,12 @@ def punctuated_output(
     if writer.whole_documents:
         done = punctuate_docs(nlp, items, batch_size=batch_size, settings=settings)
         for number, (doc, (record, end)) in enumerate(done, start=1):
-            yield Written(writer.document(doc, record, number=number, line_end=end), doc._.source_words or 0)
+            writer.line_end = end
+            yield Written(writer.document(doc, record, number=number), doc._.source_words or 0)
     else:
         for doc, (record, end), _, last in punctuate_parts(nlp, items, batch_size=batch_size, settings=settings):
-            yield Written(writer.document(doc, record, last=last, line_end=end), doc._.source_words or 0)
+            writer.line_end = end
+            yield Written(writer.document(doc, record, last=last), doc._.source_words or 0)
     yield Written(writer.footer())
 
 

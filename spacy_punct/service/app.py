@@ -147,11 +147,7 @@ def create_app(
                 FixedLookahead(lookahead),
                 settings=request_settings(
                     nlp,
-                    {
-                        key: json.loads(value)
-                        for key, value in websocket.query_params.items()
-                        if key in ("keep_existing", "add_marks")
-                    },
+                    {key: json.loads(value) for key, value in websocket.query_params.items() if key in _FLAGS},
                 ),
             )
         except (ServiceError, ValueError) as e:
@@ -250,14 +246,15 @@ def _items(body: Mapping[str, Any], max_items: int) -> Tuple[str, List[Any]]:
     return kind, items
 
 
-_OPTIONS = ("model", "keep_existing", "add_marks", "thresholds", "margins")
+_FLAGS = ("keep_existing", "add_marks", "repair")
+_OPTIONS = ("model", *_FLAGS, "thresholds", "margins")
 
 
 def request_settings(nlp: Language, body: Mapping[str, Any]) -> DecisionSettings:
     """The pipeline's decision settings with a request's options."""
     pipe = find_punctuator(nlp)[1]
     changes: Dict[str, Any] = {}
-    for key in ("keep_existing", "add_marks"):
+    for key in _FLAGS:
         if body.get(key) is not None:
             if not isinstance(body[key], bool):
                 raise ServiceError(400, f'"{key}" must be true or false.')

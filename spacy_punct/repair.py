@@ -1,0 +1,169 @@
+"""Half-punctuated text: a recogniser's output whose marks and case vanished
+part-way. Here are the repair mode's word-level pieces, shared by training,
+inference and evaluation:
+
+- `damaged_text`: the construction of such text from punctuated words (runs
+  of one to six sentences, about half the words, lose their marks and case;
+  the rest stay as written), for the repair head's training and the repair
+  sets;
+- `repair_features`: what the repair head reads at each mark slot besides the
+  punctuator's probabilities: the mark the input has there, the word's case,
+  and whether the text has any capital or mark at all;
+- `missing_stretches`: the rule that decides, without a head, where a text
+  misses its marks: `MISSING_RUN` words or more with no mark between them, or
+  the whole text where it has no mark.
+
+A text without a capital counts as missing its case everywhere: its marks
+are kept, and case is filled throughout."""
+
+import random
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence, Set
+
+import numpy
+
+from .labels import LabelSet
+from .word_records import WordRecord
+from .words import MarkSlots, TokenTable, sentence_spans
+
+# words with no mark between them from which a stretch counts as missing its marks
+MISSING_RUN = 25
+# marks written with a space before them (`Clinics - Leading`), as the rewrite writes them
+_SPACED_MARKS = frozenset({"-"})
+# the case classes of a word as written: lower, a capital first, all capitals, no letter
+_CASES = 4
+
+
+@dataclass
+class DamagedText:
+    """A text made from punctuated words, with runs that lost their marks and
+    case. Per word (record): whether it was stripped, and the offsets where it
+    starts and ends in `text`."""
+
+    text: str
+    stripped: List[bool]
+    starts: List[int]
+    ends: List[int]
+
+
+def damaged_text(
+    records: Sequence[WordRecord],
+    rng: random.Random,
+    max_sentences: int = 6,
+    strip_all: float = 0.0,
+    lower_all: float = 0.0,
+    strip_none: float = 0.0,
+) -> DamagedText:
+    """The words as written, but for runs of 1 to `max_sentences` whole
+    sentences that lose their marks and case: stripped and intact runs
+    alternate (the first one either), so that about half the words are
+    stripped. With probability `strip_all` every word is stripped, with
+    `strip_none` none; with `lower_all`, every word is lower-cased and the
+    runs lose their marks only (punctuated text without capitals)."""
+    sentences = sentence_spans([record.mark for record in records])
+    draw = rng.random()
+    everything, nothing = draw < strip_all, strip_all <= draw < strip_all + strip_none
+    lowered = not everything and rng.random() < lower_all
+    stripped_sentences: List[bool] = []
+    strip = rng.random() < 0.5
+    while len(stripped_sentences) < len(sentences):
+        stripped_sentences += [(strip or everything) and not nothing] * rng.randint(1, max_sentences)
+        strip = not strip
+    parts: List[str] = []
+    stripped: List[bool] = []
+    starts: List[int] = []
+    ends: List[int] = []
+    position = 0
+    for (start, end), strip in zip(sentences, stripped_sentences):
+        for record in records[start:end]:
+            text = record.text.lower() if strip or lowered else record.text
+            parts.append(text)
+            starts.append(position)
+            position += len(text)
+            ends.append(position)
+            if record.mark and not strip:
+                mark = " " + record.mark if record.mark in _SPACED_MARKS else record.mark
+                parts.append(mark)
+                position += len(mark)
+            if record.space:
+                parts.append(" ")
+                position += 1
+            stripped.append(strip)
+    return DamagedText("".join(parts).rstrip(" "), stripped, starts, ends)
+
+
+def slot_records(table: TokenTable, slots: MarkSlots, ends: Sequence[int]) -> List[Optional[int]]:
+    """Per slot of a doc made from a `DamagedText`, the record (word) that
+    ends where the slot's word ends; None where none does."""
+    by_end: Dict[int, int] = {end: k for k, end in enumerate(ends)}
+    return [by_end.get(table.idx[i] + len(table.texts[i])) for i in slots.words]
+
+
+def n_features(label_set: LabelSet) -> int:
+    """The width of `repair_features`' rows."""
+    return 2 * len(label_set) + 1 + _CASES + 2
+
+
+def repair_features(table: TokenTable, slots: MarkSlots, probs: numpy.ndarray, label_set: LabelSet) -> numpy.ndarray:
+    """One row per mark slot: the punctuator's probabilities at the slot's
+    word (the first columns, which the head's scores correct: see
+    `repaired_probs`), the class of the mark the input has there (or "another mark": one
+    the set does not write), the word's case as written, and whether the
+    text has any capital and any mark."""
+    n_labels = len(label_set)
+    rows = numpy.zeros((len(slots.words), n_features(label_set)), dtype="f")
+    if not slots.words:
+        return rows
+    rows[:, :n_labels] = probs[slots.words]
+    for row, i in enumerate(slots.words):
+        existing = slots.existing.get(i)
+        if existing:
+            column = label_set.class_of(existing) if label_set.writes(existing) else n_labels
+            rows[row, n_labels + column] = 1.0
+        rows[row, 2 * n_labels + 1 + _case(table.texts[_word_start(table, i)])] = 1.0
+    capitals = rows[:, 2 * n_labels + 2 : 2 * n_labels + 4].any()
+    rows[:, -2] = float(capitals)
+    rows[:, -1] = float(bool(slots.existing))
+    return rows
+
+
+def repaired_probs(features: numpy.ndarray, scores: numpy.ndarray) -> numpy.ndarray:
+    """The class probabilities of the slots: the head's scores added to the
+    log of the punctuator's probabilities (the head learns corrections), as a
+    softmax."""
+    n_labels = scores.shape[1] - 1
+    logits = numpy.log(features[:, :n_labels] + 1e-6) + scores[:, :n_labels]
+    exp = numpy.exp(logits - logits.max(axis=1, keepdims=True))
+    return exp / exp.sum(axis=1, keepdims=True)
+
+
+def _word_start(table: TokenTable, i: int) -> int:
+    """The first token of the word written together with token `i` (`Do` of `Don't`)."""
+    while i > 0 and not (table.spaced[i - 1] or table.is_space[i - 1] or table.punct[i - 1]):
+        i -= 1
+    return i
+
+
+def _case(text: str) -> int:
+    if not any(char.isalpha() for char in text):
+        return 3
+    if text == text.lower():
+        return 0
+    return 2 if text == text.upper() and len(text) > 1 else 1
+
+
+def missing_stretches(slots: MarkSlots, min_run: int = MISSING_RUN) -> Set[int]:
+    """The slot words of stretches that miss their marks: `min_run` words or
+    more with no mark of the input between them (the whole text where it has
+    none)."""
+    missing: Set[int] = set()
+    run: List[int] = []
+    for i in slots.words:
+        run.append(i)
+        if i in slots.existing:
+            if len(run) >= min_run:
+                missing.update(run[:-1])
+            run = []
+    if len(run) >= min_run or not slots.existing:
+        missing.update(run)
+    return missing

@@ -1,0 +1,25 @@
+from spacy.tokens import DocBin
+from typer.testing import CliRunner
+
+from spacy_punct.cli import app
+from tests.conftest import TEXTS
+
+
+def test_fit_repair_writes_a_pipeline_that_punctuate_and_evaluate_use(trained, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    corpus = tmp_path / "train.spacy"
+    DocBin(docs=[trained.make_doc(" ".join(TEXTS[k:] + TEXTS[:k])) for k in range(3)]).to_disk(corpus)
+    runner = CliRunner()
+    args = ["fit-repair", str(tmp_path / "model"), str(corpus), "-o", str(tmp_path / "out"), "--epochs", "1"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "punctuator" / "repair_model").exists()
+    again = runner.invoke(app, args)
+    assert again.exit_code == 1 and "exists" in again.output
+    text = "So, how was the trip? it was long but we saw the coast\n"
+    out = runner.invoke(app, ["punctuate", str(tmp_path / "out"), "--repair"], input=text)
+    assert out.exit_code == 0, out.output
+    assert out.output.startswith("So, how was the trip? ")
+    scored = runner.invoke(app, ["evaluate", str(tmp_path / "out"), str(corpus), "--repair", "-o", str(tmp_path / "m")])
+    assert scored.exit_code == 0, scored.output
+    assert "repair mode" in scored.output and (tmp_path / "m" / "train.repair.json").exists()
