@@ -4,12 +4,15 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+from spacy.language import Language
 
+from ..decode import DecisionSettings
 from ..inference import textio
 from ..inference.input_formats import check_engine
-from ..inference.output_formats import make_writer
+from ..inference.output_formats import OutputWriter, make_writer
 from ..inference.text_jobs import punctuated_output
 from ..inference.timed import RecordError
+from ..inference.transcripts import detect_format, make_format, punctuate_transcript
 from ..pipelines.loading import PipelineError, load_pipeline
 from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
@@ -43,9 +46,14 @@ def punctuate(
     output: Optional[Path] = typer.Option(
         None, "--output", "-o", help="Output file (default or -: stdout), written beside and renamed once whole."
     ),
-    format: str = typer.Option(
-        "text",
-        help="Output: text (the punctuated text), jsonl (one JSON record per document), or srt / vtt captions (timed words in JSONL input).",
+    format: Optional[str] = typer.Option(
+        None,
+        help="Output: text (the punctuated text; the default), jsonl (one JSON record per document), or srt / vtt captions (timed words in JSONL input); a recogniser's file is written in its own format unless this is given.",
+    ),
+    from_format: Optional[str] = typer.Option(
+        None,
+        "--from",
+        help="The input is a recogniser's file: whisper (openai-whisper, faster-whisper, WhisperX JSON), vosk, ctm (Kaldi), nemo (manifest), srt or vtt (default: found from the file's content and name).",
     ),
     max_chars: int = typer.Option(
         84, min=1, help="srt/vtt: characters per cue at most (a cue also ends at each sentence end)."
@@ -95,10 +103,33 @@ def punctuate(
     pieces; a longer one stops the input, after the lines before it."""
     if engine != "ray":  # Ray reads a folder of record files too
         check_input(input)
+    transcript = from_format or (
+        transcript_format(input, encoding) if engine == "local" and input_format is None else None
+    )
     try:
-        writer = make_writer(format, max_chars=max_chars, max_seconds=max_seconds)
+        writer = make_writer(format or "text", max_chars=max_chars, max_seconds=max_seconds)
     except ValueError as e:
         fail(str(e))
+    if transcript is not None:
+        if engine != "local":
+            fail(f"--engine {engine} reads records: a recogniser's file ({transcript}) is read by --engine local.")
+        set_threads_or_fail(threads)
+        nlp = load_or_fail(model)
+        settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair)
+        apply_transformer_settings(nlp, window, stride, cpu_precision)
+        punctuate_recognised(
+            nlp,
+            input,
+            output,
+            transcript,
+            None if format is None else writer,
+            settings,
+            progress,
+            encoding,
+            max_chars,
+            max_seconds,
+        )
+        return
     if input_format is not None and input_format not in ("text", "jsonl"):
         fail(f"unknown --input-format {input_format!r}; choose text or jsonl.")
     if engine == "local":
@@ -192,3 +223,71 @@ def _punctuate_on_ray(
     except (PipelineError, ValueError) as e:
         fail(str(e))
     typer.echo(f"Wrote {count} records to {output}")
+
+
+def transcript_format(input: Optional[Path], encoding: Optional[str]) -> Optional[str]:
+    """The recogniser's format of an input file, found from its start and
+    name (None: text or records, or standard input)."""
+    if input is None or is_standard_stream(input) or not input.is_file():
+        return None
+    try:
+        reader = textio.open_text(input, encoding)
+    except textio.InputError:
+        return None  # the usual path names the problem
+    try:
+        head: List[str] = []
+        for line in reader:
+            head.append(line)
+            if sum(len(part) for part in head) > 8000:
+                break
+    finally:
+        reader.close()
+    return detect_format(input, "\n".join(head))
+
+
+def punctuate_recognised(
+    nlp: Language,
+    input: Optional[Path],
+    output: Optional[Path],
+    name: str,
+    writer: Optional[OutputWriter],
+    settings: DecisionSettings,
+    progress: Optional[bool],
+    encoding: Optional[str],
+    max_chars: int,
+    max_seconds: float,
+) -> None:
+    """A recogniser's file punctuated as one text and written in its own
+    format (or in `writer`'s, given)."""
+    try:
+        kind = make_format(name, max_chars=max_chars, max_seconds=max_seconds)
+        where = "standard input" if input is None or is_standard_stream(input) else str(input)
+        reader = open_input(input, encoding)
+        try:
+            text = reader.read()
+        finally:
+            reader.close()
+        transcript = kind.read(text, where)
+    except (textio.InputError, RecordError, ValueError) as e:
+        fail(str(e))
+    if not is_standard_stream(output):
+        prepare_output(output, input)
+    bar = progress_bar(
+        show_progress(progress, None if is_standard_stream(output) else output), unit=" words", smoothing=0.1
+    )
+    try:
+        docs, words = punctuate_transcript(nlp, transcript, settings=settings, separate=kind.separate_groups)
+        bar.update(len(words))
+        if writer is None:
+            written = kind.write(transcript, words)
+        else:
+            parts = [writer.document(doc, {"text": doc._.source_text}, number=n) for n, doc in enumerate(docs, 1)]
+            written = writer.header() + "".join(parts) + writer.footer()
+        with output_file(output) as target:
+            target.write(written)
+    except (RecordError, ValueError) as e:
+        fail(f"{where}: {e}")
+    except OSError as e:
+        write_failed(None if is_standard_stream(output) else output, e)
+    finally:
+        bar.close()

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -374,3 +375,36 @@ def test_a_gzip_input_cut_short_writes_what_was_read_and_says_so(trained, tmp_pa
     assert result.exit_code == 1
     assert f"{path} breaks off after the lines read so far" in result.output and "Aborted" not in result.output
     assert len(out.read_text().splitlines()) > 100
+
+
+RECOGNISERS = Path(__file__).parents[1] / "data" / "recognisers"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in RECOGNISERS.iterdir()))
+def test_a_recognisers_file_comes_back_in_its_own_format(model, tmp_path, name):
+    from spacy_punct.inference.transcripts import detect_format, make_format
+
+    out = tmp_path / ("out-" + name)
+    result = runner.invoke(app, ["punctuate", model, str(RECOGNISERS / name), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    kind = detect_format(RECOGNISERS / name, (RECOGNISERS / name).read_text(encoding="utf8"))
+    assert detect_format(out, out.read_text(encoding="utf8")) == kind  # read back as the same format
+    before = make_format(kind).read((RECOGNISERS / name).read_text(encoding="utf8"), name)
+    after = make_format(kind).read(out.read_text(encoding="utf8"), name)
+    bare = lambda words: [re.sub(r"[^\w]", "", w.text.lower()) for w in words]  # noqa: E731
+    assert bare(after.words) == bare(before.words)  # no word altered, none lost
+    if kind not in ("srt", "vtt"):  # a caption's words are timed by their cue, which is re-cut
+        assert [w.start for w in after.words] == [w.start for w in before.words]  # every timing carried
+
+
+def test_from_names_the_format_and_format_overrides_the_output(model, tmp_path):
+    ctm = tmp_path / "words.txt"  # a CTM file by another name
+    ctm.write_text((RECOGNISERS / "sample.ctm").read_text(encoding="utf8"), encoding="utf8")
+    result = runner.invoke(app, ["punctuate", model, str(ctm), "--from", "ctm"])
+    assert result.exit_code == 0 and result.output.splitlines()[0].startswith("talk1 1 0.00 0.20 ")
+    text = runner.invoke(app, ["punctuate", model, str(RECOGNISERS / "sample.srt"), "--format", "text"])
+    assert text.exit_code == 0 and text.output.count("\n") == 1 and "-->" not in text.output
+    bad = runner.invoke(app, ["punctuate", model, str(RECOGNISERS / "sample.srt"), "--from", "ctm"])
+    assert bad.exit_code == 1 and bad.output.strip().count("\n") == 0 and "sample.srt, line 1" in bad.output
+    unknown = runner.invoke(app, ["punctuate", model, str(ctm), "--from", "kaldi"])
+    assert unknown.exit_code == 1 and "choose" in unknown.output
