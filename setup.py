@@ -63,7 +63,8 @@ setup(
         # spacy-punct serve: FastAPI on uvicorn, WebSockets through websockets
         "serve": ["fastapi>=0.110", "uvicorn>=0.29", "websockets>=12"],
         # distributed.py reads some of Ray Data's inner workings: the Ray 2 line only
-        "ray": ["ray[data]>=2.9,<3", "pandas", "pyarrow"],
+        # serve --engine ray: Ray Serve
+        "ray": ["ray[data,serve]>=2.9,<3", "pandas", "pyarrow"],
     },
     entry_points={
         "spacy_factories": [

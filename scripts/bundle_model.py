@@ -8,6 +8,7 @@ is bundled with its encoder's weights stored in int8 and an int8 quantizer
     python scripts/bundle_model.py pipeline training/en/model-best spacy_punct/models/en_punct_sm
     python scripts/bundle_model.py score en_punct_sm projects/benchmarks/metrics/en_punct_sm
     python scripts/bundle_model.py card spacy_punct/models/en_punct_sm projects/benchmarks/metrics/en_punct_sm
+    python scripts/bundle_model.py repair-head training/en_sm_repair spacy_punct/models/en_punct_sm
 
 `score` runs `spacy-punct evaluate` on each test set the language registry
 lists for the pipeline's language (those converted to corpus/<lang>/eval/).
@@ -286,6 +287,20 @@ def write_card(output: Path, metrics: Path, description: str, about: str, thread
     print(f"Wrote {output / 'MODEL_CARD.md'} and its meta.json")
 
 
+def copy_repair_head(model: Path, output: Path) -> None:
+    """The repair head of `model` (the bundled pipeline with a head fitted)
+    into the bundle: the head's weights and its shape in the punctuator's cfg;
+    the punctuator's own weights must be the bundle's."""
+    source, target = model / "punctuator", output / "punctuator"
+    if not (source / "repair_model").is_file():
+        sys.exit(f"Error: {model} has no repair head: run spacy-punct fit-repair first")
+    if (source / "model").read_bytes() != (target / "model").read_bytes():
+        sys.exit(f"Error: the punctuator of {model} is not that of {output}: fit the head on the bundle itself")
+    shutil.copyfile(source / "repair_model", target / "repair_model")
+    shutil.copyfile(source / "cfg", target / "cfg")
+    print(f"Wrote {target / 'repair_model'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -340,7 +355,15 @@ def main() -> None:
         "licence", help="write the pipeline's licence field and LICENSE file from its sources"
     )
     licence.add_argument("output", type=Path, help="the bundled pipeline's folder in the package")
+    repair = commands.add_parser(
+        "repair-head", help="give a bundled pipeline the repair head `spacy-punct fit-repair` trained on it"
+    )
+    repair.add_argument("model", type=Path, help="the pipeline fit-repair wrote")
+    repair.add_argument("output", type=Path, help="the bundled pipeline's folder in the package")
     args = parser.parse_args()
+    if args.command == "repair-head":
+        copy_repair_head(args.model, args.output)
+        return
     if args.command == "pipeline":
         if not (args.model / "config.cfg").is_file():
             sys.exit(f"Error: {args.model} is not a pipeline folder (no config.cfg)")

@@ -25,6 +25,10 @@ def serve(
         5.0, min=0.0, help="Milliseconds a batch waits for more requests after its first."
     ),
     max_request_mb: float = typer.Option(8.0, min=0.001, help="The largest request body read, in MB."),
+    engine: str = typer.Option(
+        "local", help="local: uvicorn in this process; ray: Ray Serve (the ray extra; RAY_ADDRESS for a cluster)."
+    ),
+    replicas: int = typer.Option(1, min=1, help="--engine ray: replicas, each with its own copy of the pipelines."),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:
     """Serve the pipelines, each loaded once: POST /punctuate ({"model",
@@ -48,5 +52,16 @@ def serve(
         batch_wait=batch_wait_ms / 1000,
         max_request_bytes=int(max_request_mb * 1_000_000),
     )
+    if engine == "ray":
+        try:
+            from ..service.replicas import serve_on_ray
+        except ImportError as e:
+            fail(f"--engine ray needs the ray extra (pip install spacy-punct[ray]): {e}")
+        serve_on_ray(list(models), limits, replicas=replicas, threads=threads, host=host, port=port)
+        return
+    if engine != "local":
+        fail(f"unknown --engine {engine!r}; choose local or ray.")
+    if replicas != 1:
+        fail("--replicas needs --engine ray: the local engine serves from one process.")
     service = create_app(list(models), lambda name: load_pipeline(name, threads=None), limits)
     uvicorn.run(service, host=host, port=port, log_level="warning")

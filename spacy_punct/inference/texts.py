@@ -29,16 +29,24 @@ CONTEXT_TOKENS = 200
 
 
 def punctuate(
-    nlp: Language, texts: Iterable[str], *, batch_size: int = 64, settings: Optional[DecisionSettings] = None
+    nlp: Language,
+    texts: Iterable[str],
+    *,
+    batch_size: int = 64,
+    settings: Optional[DecisionSettings] = None,
+    repair: Optional[bool] = None,
 ) -> Iterator[Doc]:
     """The punctuated doc of each text, in order. Texts are read lazily and
     processed `batch_size` at a time, so memory stays bounded on any stream;
     texts of any length are punctuated (see `punctuate_pieces`). `settings`:
-    decide under these (default: the punctuator's own)."""
+    decide under these (default: the punctuator's own); `repair`: the texts
+    are half-punctuated (see `DecisionSettings.repair`)."""
     if isinstance(texts, (str, Doc)):
         # a string is an iterable too: of one-character texts
         raise TypeError("punctuate takes an iterable of texts, such as a list or a file; for one text, give [text].")
-    find_punctuator(nlp)  # here, not at the first result: a wrong pipeline fails at the call
+    pipe = find_punctuator(nlp)[1]  # here, not at the first result: a wrong pipeline fails at the call
+    if repair is not None:
+        settings = (settings or pipe.settings).replace(repair=repair)
     items = ((text, None) for text in texts)
     return (doc for doc, _ in punctuate_docs(nlp, items, batch_size=batch_size, settings=settings))
 

@@ -45,11 +45,16 @@ class ServiceError(Exception):
 
 
 def create_app(
-    models: Sequence[str], load: Callable[[str], Language], limits: ServiceLimits = ServiceLimits()
+    models: Sequence[str],
+    load: Callable[[str], Language],
+    limits: ServiceLimits = ServiceLimits(),
+    *,
+    load_now: bool = False,
 ) -> FastAPI:
     """The application serving the pipelines named `models`, each loaded
     once by `load` on a thread of its own when the application starts:
-    `/health` answers 503 until every one is loaded."""
+    `/health` answers 503 until every one is loaded. With `load_now`, they
+    are loaded before this returns (a Ray Serve replica, ready once loaded)."""
     pipelines: Dict[str, Language] = {}
     batchers: Dict[str, Batcher] = {}
     state: Dict[str, Optional[str]] = {"error": None}
@@ -68,8 +73,11 @@ def create_app(
         except Exception as e:  # shown by /health
             state["error"] = str(e)
 
+    if load_now:
+        load_all()
+
     async def lifespan(app: FastAPI):  # type: ignore[no-untyped-def]
-        loader = threading.Thread(target=load_all, name="spacy-punct-loader", daemon=True)
+        loader = threading.Thread(target=None if load_now else load_all, name="spacy-punct-loader", daemon=True)
         loader.start()
         yield
         loader.join()

@@ -77,3 +77,28 @@ def test_the_stream_commits_words_as_the_library_streams_them(client):
         final = socket.receive_json()
         texts += [w["text"] for w in final["committed"]]
     assert final["end"] and " ".join(texts) == " ".join(expected)
+
+
+def test_repair_is_a_request_option(client):
+    text = "Thank you all for coming. today i want to talk about the budget"
+    plain = client.post("/punctuate", json={"texts": [text]}).json()["texts"][0]
+    repaired = client.post("/punctuate", json={"texts": [text], "repair": True}).json()["texts"][0]
+    assert repaired == next(iter(punctuate(load_pipeline("en_punct_sm"), [text], repair=True))).text
+    assert repaired.startswith("Thank you all for coming. ") and plain != repaired or plain.startswith("Thank you")
+    bad = client.post("/punctuate", json={"texts": [text], "repair": "yes"})
+    assert bad.status_code == 400 and "repair" in bad.json()["error"]
+
+
+def test_the_load_now_app_is_ready_at_once():
+    app = create_app(["en_punct_sm"], lambda name: load_pipeline(name), load_now=True)
+    with TestClient(app) as fresh:
+        assert fresh.get("/health").status_code == 200
+
+
+def test_ray_serve_deployment_has_its_replicas():
+    pytest.importorskip("ray.serve")
+    from spacy_punct.service.replicas import service_deployment
+
+    application = service_deployment(["en_punct_sm"], ServiceLimits(), replicas=3, threads=1)
+    deployment = application._bound_deployment  # the deployment the application runs
+    assert deployment.name == "spacy-punct" and deployment.num_replicas == 3
