@@ -93,12 +93,3 @@ def test_the_load_now_app_is_ready_at_once():
     app = create_app(["en_punct_sm"], lambda name: load_pipeline(name), load_now=True)
     with TestClient(app) as fresh:
         assert fresh.get("/health").status_code == 200
-
-
-def test_ray_serve_deployment_has_its_replicas():
-    pytest.importorskip("ray.serve")
-    from spacy_punct.service.replicas import service_deployment
-
-    application = service_deployment(["en_punct_sm"], ServiceLimits(), replicas=3, threads=1)
-    deployment = application._bound_deployment  # the deployment the application runs
-    assert deployment.name == "spacy-punct" and deployment.num_replicas == 3
