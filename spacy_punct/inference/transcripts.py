@@ -15,7 +15,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import catalogue
 from spacy.language import Language
@@ -107,12 +107,26 @@ def punctuate_transcript(
             spans[-1] = (spans[-1][0], k + 1)
         else:
             spans.append((k, k + 1))
-    items = ((words_doc(nlp, transcript.words[start:end]), (start, end)) for start, end in spans)
+    timed = _reads_timings(nlp)
+    items = ((_words_input(nlp, transcript.words[start:end], timed), (start, end)) for start, end in spans)
     docs, words = [], []
     for doc, (start, end) in punctuate_docs(nlp, items, settings=_closed(nlp, settings)):
         docs.append(doc)
         words.extend(output_words(doc, [word.text for word in transcript.words[start:end]]))
     return docs, words
+
+
+def _words_input(nlp: Language, words: Sequence[TimedWord], timed: bool) -> Union[str, Doc]:
+    """What the pipeline reads of the words: their doc with timings where its
+    model reads pauses, else their text, punctuated as a line of text is (a
+    long one in pieces, in bounded memory)."""
+    return words_doc(nlp, words) if timed else " ".join(word.text for word in words)
+
+
+def _reads_timings(nlp: Language) -> bool:
+    from ..pipelines.loading import find_punctuator
+
+    return any(node.name == "with_pauses" for node in find_punctuator(nlp)[1].model.walk())
 
 
 def _closed(nlp: Language, settings: Optional[DecisionSettings]) -> DecisionSettings:
