@@ -238,7 +238,7 @@ def transcript_format(input: Optional[Path], encoding: Optional[str]) -> Optiona
         head: List[str] = []
         for line in reader:
             head.append(line)
-            if sum(len(part) for part in head) > 8000:
+            if sum(len(part) for part in head) > 1_000_000:  # a Whisper result's "text" may come first
                 break
     finally:
         reader.close()

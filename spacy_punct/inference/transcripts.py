@@ -180,8 +180,10 @@ class WhisperFormat(TranscriptFormat):
 
     @staticmethod
     def sniff(text: str) -> bool:
-        head = text.lstrip()[:4000]
-        return head.startswith(("{", "[")) and ('"segments"' in head or ('"word"' in head and '"probability"' in head))
+        head = text.lstrip()  # the start of the file: its "text" may come before "segments"
+        return head.startswith(("{", "[")) and (
+            '"segments"' in head or ('"word"' in head[:4000] and '"probability"' in head[:4000])
+        )
 
     def read(self, text: str, name: str) -> Transcript:
         value = _json(text, name)
@@ -377,9 +379,9 @@ class NemoFormat(TranscriptFormat):
 
 class CaptionFormat(TranscriptFormat):
     """SRT or WebVTT cues, their words timed by the cue (evenly by their
-    length, or by WebVTT's inline word timestamps); a cue that repeats the
-    end of the one before it (YouTube's rolling captions) gives only its new
-    words. Written as cues re-cut at sentence ends."""
+    length, or by WebVTT's inline word timestamps); a cue whose first line
+    is the last line of the one before (YouTube's rolling captions) gives
+    only its new lines. Written as cues re-cut at sentence ends."""
 
     kind = ""
 
@@ -389,15 +391,16 @@ class CaptionFormat(TranscriptFormat):
 
     def read(self, text: str, name: str) -> Transcript:
         transcript = Transcript([])
-        seen: List[str] = []
+        last_line: List[str] = []
         for number, (start, end, body) in enumerate(_cues(text, name)):
-            timed = _cue_words(start, end, body)
-            texts = [word.text for word in timed]
-            overlap = _overlap(seen, texts)
-            for word in timed[overlap:]:
+            lines = [line for line in body.split("\n") if line.strip()]
+            if lines and _plain_words(lines[0]) == last_line:  # a rolling cue repeats the line before
+                lines = lines[1:]
+            for word in _cue_words(start, end, "\n".join(lines)):
                 transcript.words.append(word)
                 transcript.groups.append(number)
-            seen = (seen + texts[overlap:])[-200:]
+            if lines:
+                last_line = _plain_words(lines[-1])
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
@@ -494,13 +497,9 @@ def _unescape(text: str) -> str:
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&nbsp;", " ").replace("&amp;", "&")
 
 
-def _overlap(seen: Sequence[str], texts: Sequence[str]) -> int:
-    """The length of the longest start of `texts` that ends `seen` (words a
-    rolling cue repeats)."""
-    for size in range(min(len(seen), len(texts)), 0, -1):
-        if [w.lower() for w in seen[-size:]] == [w.lower() for w in texts[:size]]:
-            return size
-    return 0
+def _plain_words(line: str) -> List[str]:
+    """A cue line's words, lower-case, without tags or inline timestamps."""
+    return [_unescape(word).lower() for word in _TAG.sub("", line).split()]
 
 
 # -- shared -----------------------------------------------------------------

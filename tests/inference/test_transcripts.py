@@ -119,3 +119,8 @@ def test_output_words_carry_marks_onto_their_words(trained):
     out = output_words(doc, WORDS)
     assert [w.text.rstrip(",.?").lower() for w in out] == WORDS
     assert out[-1].sentence_end
+
+
+def test_words_a_cue_repeats_from_the_one_before_are_kept_unless_the_cue_rolls():
+    srt = "1\n00:00:00,000 --> 00:00:01,000\nwe said no\n\n2\n00:00:01,000 --> 00:00:02,000\nno more\n"
+    assert [w.text for w in make_format("srt").read(srt, "a.srt").words] == "we said no no more".split()
