@@ -26,7 +26,16 @@ from spacy_punct.languages import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 # folders of projects/benchmarks/metrics/ that compare runs rather than hold one
-COMPARISONS = ("ner", "translation", "truecaser_gain", "vocab_pruning", "speed", "service", "stream_lines")
+COMPARISONS = (
+    "ner",
+    "translation",
+    "long_transcripts",
+    "truecaser_gain",
+    "vocab_pruning",
+    "speed",
+    "service",
+    "stream_lines",
+)
 
 
 def load(path: Path) -> Any:
@@ -480,6 +489,36 @@ def translation_section(files: Sequence[Path]) -> List[str]:
     return lines
 
 
+def long_transcripts_section(files: Sequence[Path]) -> List[str]:
+    """A three-hour recording as one Whisper result and as captions
+    (`projects/benchmarks/long_transcripts.py`)."""
+    lines = [
+        "## Long recordings (`projects/benchmarks/long_transcripts.py`)",
+        "",
+        "The same words as one line of text, one openai-whisper result (segments of 12 words) and an SRT file "
+        "(cues of 10 words), each through `spacy-punct punctuate` in a process of its own.",
+        "",
+    ]
+    for path in files:
+        run = load(path)
+        rows = [
+            [
+                name,
+                f"{r['seconds']:.1f}",
+                f"{r['peak_mb']:.0f}",
+                "" if "equals_text" not in r else ("yes" if r["equals_text"] else "no"),
+            ]
+            for name, r in run["runs"].items()
+        ]
+        lines += [
+            f"`{run['pipeline']}`, {run['words']:,} words, {run['threads']} thread(s):",
+            "",
+            markdown_table(["input", "seconds", "peak MB", "words and marks as the text's"], rows),
+            "",
+        ]
+    return lines
+
+
 def truecaser_gain_section(files: Sequence[Path]) -> List[str]:
     lines = [
         "## The truecaser's gain (`projects/benchmarks/truecaser_gain.py`)",
@@ -659,6 +698,7 @@ def report(metrics: Path, plots: Optional[Path]) -> str:
     for name, section in (
         ("ner", ner_section),
         ("translation", translation_section),
+        ("long_transcripts", long_transcripts_section),
         ("truecaser_gain", truecaser_gain_section),
         ("vocab_pruning", vocab_pruning_section),
         ("speed", side_by_side_section),
