@@ -489,6 +489,34 @@ def translation_section(files: Sequence[Path]) -> List[str]:
     return lines
 
 
+def repair_section(files: Sequence[Path]) -> List[str]:
+    """The repair mode on repair sets (`spacy-punct evaluate --repair`)."""
+    lines = [
+        "## The repair mode (`spacy-punct evaluate --repair`)",
+        "",
+        "Runs of 1-6 sentences (about half the words) lose their marks and case, the rest stay as written: F1 "
+        "on the stripped runs in repair mode and, on the same words, in plain mode on the fully stripped text; "
+        "the intact runs' words that keep their mark (or none) and their case; documents whose words changed.",
+        "",
+    ]
+    rows = []
+    for path in files:
+        run = load(path)
+        rows.append(
+            [
+                f"`{path.parent.name}`",
+                path.name.split(".")[0],
+                percent(run["stripped_f"]["f"]),
+                percent(run["plain_stripped_f"]["f"]),
+                f"{100 * run['intact_marks_kept']:.2f}",
+                f"{100 * run['intact_case_kept']:.2f}",
+                f"{run['documents_altered']} of {run['documents']}",
+            ]
+        )
+    header = ["pipeline", "set", "F1 stripped, repair", "F1 stripped, plain", "marks kept %", "case kept %", "altered"]
+    return lines + [markdown_table(header, rows), ""]
+
+
 def long_transcripts_section(files: Sequence[Path]) -> List[str]:
     """A three-hour recording as one Whisper result and as captions
     (`projects/benchmarks/long_transcripts.py`)."""
@@ -699,13 +727,14 @@ def report(metrics: Path, plots: Optional[Path]) -> str:
         ("ner", ner_section),
         ("translation", translation_section),
         ("long_transcripts", long_transcripts_section),
+        ("repair", repair_section),
         ("truecaser_gain", truecaser_gain_section),
         ("vocab_pruning", vocab_pruning_section),
         ("speed", side_by_side_section),
         ("service", service_section),
         ("stream_lines", stream_lines_section),
     ):
-        files = sorted((metrics / name).glob("*.json"))
+        files = sorted((metrics / name).glob("*/*.repair.json" if name == "repair" else "*.json"))
         if files:
             lines += section(files)
     return "\n".join(lines).rstrip("\n") + "\n"
