@@ -3,7 +3,7 @@
 import json
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
 import typer
 from spacy.language import Language
@@ -122,12 +122,7 @@ def evaluate(
             fail(str(e))
         finally:
             bar.close()
-        table = score_table(result)
-        typer.echo(f"{test_set}{' with ' + suffix[1:] if suffix else ''}\n{table}\n")
-        if output_dir:
-            name = test_set.stem + suffix
-            (output_dir / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
-            (output_dir / f"{name}.md").write_text(table + "\n", encoding="utf8")
+        _report(test_set, suffix, result, score_table(result), output_dir)
 
 
 def _evaluate_repair(nlp: Language, test_sets: List[Path], output_dir: Optional[Path], seed: int) -> None:
@@ -141,9 +136,13 @@ def _evaluate_repair(nlp: Language, test_sets: List[Path], output_dir: Optional[
             fail(str(e))
         finally:
             bar.close()
-        table = repair_table(result)
-        typer.echo(f"{test_set} in repair mode\n{table}\n")
-        if output_dir:
-            name = test_set.stem + ".repair"
-            (output_dir / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
-            (output_dir / f"{name}.md").write_text(table + "\n", encoding="utf8")
+        _report(test_set, ".repair", result, repair_table(result), output_dir)
+
+
+def _report(test_set: Path, suffix: str, result: Dict[str, Any], table: str, output_dir: Optional[Path]) -> None:
+    """Print a test set's table; write it and its JSON as <set><suffix>.md and .json."""
+    typer.echo(f"{test_set}{' with ' + suffix[1:] if suffix else ''}\n{table}\n")
+    if output_dir:
+        name = test_set.stem + suffix
+        (output_dir / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf8")
+        (output_dir / f"{name}.md").write_text(table + "\n", encoding="utf8")

@@ -1,7 +1,7 @@
 """`spacy-punct punctuate`: punctuate text, records or timed words: files, standard input, Ray."""
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 from spacy.language import Language
@@ -172,9 +172,7 @@ def punctuate(
         reader = open_input(input, encoding)
     except textio.InputError as e:
         fail(str(e))
-    bar = progress_bar(
-        show_progress(progress, None if is_standard_stream(output) else output), unit=" words", smoothing=0.1
-    )
+    bar = _words_bar(progress, output)
     try:
         with output_file(output) as target:
             for written in punctuated_output(
@@ -272,9 +270,7 @@ def punctuate_recognised(
         fail(str(e))
     if not is_standard_stream(output):
         prepare_output(output, input)
-    bar = progress_bar(
-        show_progress(progress, None if is_standard_stream(output) else output), unit=" words", smoothing=0.1
-    )
+    bar = _words_bar(progress, output)
     try:
         docs, words = punctuate_transcript(nlp, transcript, settings=settings, separate=kind.separate_groups)
         bar.update(len(words))
@@ -291,3 +287,10 @@ def punctuate_recognised(
         write_failed(None if is_standard_stream(output) else output, e)
     finally:
         bar.close()
+
+
+def _words_bar(progress: Optional[bool], output: Optional[Path]) -> Any:
+    """The words-done bar on stderr (`--progress`; by default where stderr is a terminal)."""
+    return progress_bar(
+        show_progress(progress, None if is_standard_stream(output) else output), unit=" words", smoothing=0.1
+    )

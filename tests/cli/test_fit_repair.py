@@ -22,4 +22,4 @@ def test_fit_repair_writes_a_pipeline_that_punctuate_and_evaluate_use(trained, t
     assert out.output.startswith("So, how was the trip? ")
     scored = runner.invoke(app, ["evaluate", str(tmp_path / "out"), str(corpus), "--repair", "-o", str(tmp_path / "m")])
     assert scored.exit_code == 0, scored.output
-    assert "repair mode" in scored.output and (tmp_path / "m" / "train.repair.json").exists()
+    assert "train.spacy with repair" in scored.output and (tmp_path / "m" / "train.repair.json").exists()
