@@ -32,7 +32,6 @@ TESTED_ELSEWHERE = {
     "convert/iwslt.py": "tests/convert/test_iwslt_text.py",
     "convert/json_sentences.py": "tests/convert/test_conllup_json.py",
     "convert/text.py": "tests/convert/test_iwslt_text.py",
-    "layers/length_buckets.py": "the buckets the int8 copy runs in: tests/components/test_quantizer.py",
     "service/local.py": "tests/service/test_page.py",
 }
 

@@ -169,12 +169,17 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--streams", type=int, default=100)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--clients", default="1,8,64", help="The load phases' client counts.")
+    parser.add_argument("--offline-rounds", type=int, default=3, help="Warm passes over the lines timed offline.")
+    parser.add_argument("--batch-wait-ms", type=float, default=None, help="The server's --batch-wait-ms.")
     args = parser.parse_args()
     lines = mixed_lines(400)
     nlp = load_pipeline(args.model, threads=args.threads)
+    expected = {line: doc.text for line, doc in zip(lines, punctuate(nlp, lines))}  # also warms the pipeline
     start = time.perf_counter()
-    expected = {line: doc.text for line, doc in zip(lines, punctuate(nlp, lines))}
-    offline = sum(len(line.split()) for line in lines) / (time.perf_counter() - start)
+    for _ in range(args.offline_rounds):
+        assert [doc.text for doc in punctuate(nlp, lines)] == [expected[line] for line in lines]
+    offline = args.offline_rounds * sum(len(line.split()) for line in lines) / (time.perf_counter() - start)
     stream_lines = [" ".join(lines[i].split()[:5]) for i in range(10)]
     streamer = Streamer(nlp, FixedLookahead(4))
     stream_expected = [w.text for line in stream_lines for w in streamer.push_many(line.split())]
@@ -183,6 +188,7 @@ def main() -> None:
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "spacy_punct", "serve", args.model, "--port", str(port), "--threads", str(args.threads)]
+        + ([] if args.batch_wait_ms is None else ["--batch-wait-ms", str(args.batch_wait_ms)])
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -201,18 +207,21 @@ def main() -> None:
             "threads": args.threads,
             "seconds": args.seconds,
             "offline_words_per_second": round(offline),
+            "offline_rounds": args.offline_rounds,
+            "batch_wait_ms": args.batch_wait_ms,
             "load": [],
             "streams": None,
         }
-        for clients in (1, 8, 64):
+        for clients in [int(n) for n in args.clients.split(",")]:
             phase = load_phase(url, args.model, lines, expected, clients, args.seconds)
             phase["share_of_offline"] = round(phase["words_per_second"] / offline, 2)
             phase["memory"] = watch.phase()
             result["load"].append(phase)
             print(json.dumps(phase), flush=True)
-        result["streams"] = asyncio.run(stream_phase(url, args.model, stream_lines, stream_expected, args.streams))
-        result["streams"]["memory"] = watch.phase()
-        print(json.dumps(result["streams"]), flush=True)
+        if args.streams:
+            result["streams"] = asyncio.run(stream_phase(url, args.model, stream_lines, stream_expected, args.streams))
+            result["streams"]["memory"] = watch.phase()
+            print(json.dumps(result["streams"]), flush=True)
         watch.stop()
     finally:
         server.terminate()
