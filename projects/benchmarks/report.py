@@ -585,6 +585,13 @@ def vocab_pruning_section(files: Sequence[Path]) -> List[str]:
     ]
 
 
+def service_memory(memory: Dict[str, Any]) -> str:
+    cell = f"{memory['start_mb']} / {memory['peak_mb']} / {memory['end_mb']}"
+    if "second_half_peak_mb" in memory:
+        cell += f"; {memory['first_half_peak_mb']} / {memory['second_half_peak_mb']}"
+    return cell
+
+
 def service_section(files: Sequence[Path]) -> List[str]:
     """`spacy-punct serve` under load against offline punctuation (`projects/benchmarks/service_load.py`)."""
     lines = ["## The service under load (`projects/benchmarks/service_load.py`)", ""]
@@ -606,7 +613,7 @@ def service_section(files: Sequence[Path]) -> List[str]:
                 f"{phase['p99_ms']:g}",
                 str(phase["errors"]),
                 str(phase["differ"]),
-                f"{phase['memory']['start_mb']} / {phase['memory']['peak_mb']} / {phase['memory']['end_mb']}",
+                service_memory(phase["memory"]),
             ]
             for phase in run["load"]
         ]
@@ -621,7 +628,7 @@ def service_section(files: Sequence[Path]) -> List[str]:
                 f"{streams['p99_ms']:g}",
                 str(streams["errors"]),
                 str(streams["differ"]),
-                f"{streams['memory']['start_mb']} / {streams['memory']['peak_mb']} / {streams['memory']['end_mb']}",
+                service_memory(streams["memory"]),
             ]
         )
         lines += [
@@ -635,7 +642,7 @@ def service_section(files: Sequence[Path]) -> List[str]:
                     "p99 ms",
                     "errors",
                     "differ",
-                    "server MB (start / peak / end)",
+                    "server MB (start / peak / end; peak of 1st / 2nd half)",
                 ],
                 rows,
                 text_columns=1,

@@ -70,8 +70,17 @@ class MemoryWatch:
             self._stop.wait(0.5)
 
     def phase(self) -> Dict[str, float]:
+        """The phase's memory: at its start, its peak, its end, and the peaks
+        of its first and second halves (flat: the second no higher)."""
         samples, self.samples = self.samples or [rss_mb(self.pid)], []
-        return {"start_mb": round(samples[0]), "peak_mb": round(max(samples)), "end_mb": round(samples[-1])}
+        half = (len(samples) + 1) // 2
+        return {
+            "start_mb": round(samples[0]),
+            "peak_mb": round(max(samples)),
+            "end_mb": round(samples[-1]),
+            "first_half_peak_mb": round(max(samples[:half])),
+            "second_half_peak_mb": round(max(samples[half:] or samples)),
+        }
 
     def stop(self) -> None:
         self._stop.set()

@@ -91,13 +91,12 @@ def _written(doc: Doc, text: DamagedText) -> List[Tuple[str, str]]:
             ends[source + len(token.text)] = token.idx + len(token.text)
     spans = [(starts.get(start), ends.get(end)) for start, end in zip(text.starts, text.ends)]
     written = []
-    for k, (start, end) in enumerate(spans):
-        if start is None or end is None:
-            written.append(("", ""))
-            continue
-        following = next((s for s, _ in spans[k + 1 :] if s is not None), len(doc.text))
-        written.append((doc.text[start:end], doc.text[end:following]))
-    return written
+    following = len(doc.text)  # where the next word found in the output starts, read from the end
+    for start, end in reversed(spans):
+        written.append(("", "") if start is None or end is None else (doc.text[start:end], doc.text[end:following]))
+        if start is not None:
+            following = start
+    return written[::-1]
 
 
 def _input_written(text: DamagedText) -> List[Tuple[str, str]]:

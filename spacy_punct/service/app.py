@@ -4,6 +4,7 @@ records, a recogniser's JSON) through one `Batcher` per pipeline,
 `GET /models` and the page at `/`. Every error is one line of JSON:
 {"error": "..."}, with its status."""
 
+import asyncio
 import json
 import threading
 from dataclasses import dataclass
@@ -139,7 +140,7 @@ def create_app(
         except QueueFull as e:
             raise ServiceError(503, f"busy: {e}; try again.") from None
         try:
-            result = await run_in_threadpool(future.result)
+            result = await asyncio.wrap_future(future)  # no thread waits for it
         except (RecordError, ValueError, TypeError) as e:
             raise ServiceError(400, str(e)) from None
         return {kind: result}

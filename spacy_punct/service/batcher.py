@@ -25,8 +25,11 @@ class Job:
 class Batcher:
     """Jobs run in batches by `process` (jobs -> one result per job, or an
     exception for the job) on a worker thread: the worker takes what waits,
-    after the first job waiting up to `max_wait` seconds for more, until the
-    batch holds `max_items` items. At most `max_queue` jobs wait: `submit`
+    up to `max_items` items, and then waits up to `max_wait` seconds for
+    more only while the batch holds fewer jobs than the one before. Clients
+    that each send a request once answered come back together as the batch
+    before did, and are run together as soon as they are all in; a lone
+    client's request runs at once. At most `max_queue` jobs wait: `submit`
     refuses more at once with `QueueFull`, so memory stays bounded under any
     load. `close` lets the jobs taken finish and refuses new ones."""
 
@@ -63,6 +66,7 @@ class Batcher:
         self._worker.join()
 
     def _work(self) -> None:
+        last_jobs = 0
         while True:
             job = self._queue.get()
             if job is None:
@@ -73,7 +77,10 @@ class Batcher:
             stop = False
             while n_items < self.max_items:
                 try:
-                    following = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
+                    if len(batch) < last_jobs:
+                        following = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
+                    else:
+                        following = self._queue.get_nowait()
                 except queue.Empty:
                     break
                 if following is None:
@@ -81,6 +88,7 @@ class Batcher:
                     break
                 batch.append(following)
                 n_items += len(following.items)
+            last_jobs = len(batch)
             self._run(batch)
             if stop:
                 return

@@ -8,17 +8,55 @@ import pytest
 from spacy_punct.service.batcher import Batcher, QueueFull
 
 
-def test_waiting_requests_run_in_one_batch_and_get_their_own_results():
+def _recording(release=None):
     batches = []
 
     def process(jobs):
+        if release is not None:
+            release.wait(5)
         batches.append([job.items for job in jobs])
         return [[item * 2 for item in job.items] for job in jobs]
 
+    return batches, process
+
+
+def test_waiting_requests_run_in_one_batch_and_get_their_own_results():
+    release = threading.Event()
+    batches, process = _recording(release)
     batcher = Batcher(process, max_items=10, max_wait=0.2)
+    held = batcher.submit([9])
+    time.sleep(0.1)  # the worker holds the first job while three more come
     futures = [batcher.submit([i, i + 1]) for i in range(3)]
+    release.set()
+    assert held.result(timeout=5) == [18]
     assert [future.result(timeout=5) for future in futures] == [[0, 2], [2, 4], [4, 6]]
-    assert batches == [[[0, 1], [1, 2], [2, 3]]]
+    assert batches == [[[9]], [[0, 1], [1, 2], [2, 3]]]
+    batcher.close()
+
+
+def test_a_batch_waits_for_as_many_requests_as_the_one_before_and_a_lone_one_runs_at_once():
+    batches, process = _recording()
+    batcher = Batcher(process, max_items=10, max_wait=10.0)
+    start = time.monotonic()
+    assert batcher.submit([1]).result(timeout=5) == [2]
+    assert time.monotonic() - start < 1  # no batch before it: no wait
+    start = time.monotonic()
+    assert batcher.submit([2]).result(timeout=5) == [4]
+    assert time.monotonic() - start < 1  # one client, one request a batch: no wait
+    batcher.close()
+    release = threading.Event()
+    batches, held_process = _recording(release)
+    batcher = Batcher(held_process, max_items=10, max_wait=10.0)
+    first = [batcher.submit([0])]
+    time.sleep(0.1)
+    first += [batcher.submit([i]) for i in (1, 2)]
+    release.set()
+    [future.result(timeout=5) for future in first]  # batches of one, then two: the last held two
+    again = [batcher.submit([3])]
+    time.sleep(0.2)  # the batch waits for a second request, as the one before held two
+    again.append(batcher.submit([4]))
+    assert [future.result(timeout=5) for future in again] == [[6], [8]]
+    assert batches == [[[0]], [[1], [2]], [[3], [4]]]
     batcher.close()
 
 
