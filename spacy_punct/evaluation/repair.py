@@ -91,9 +91,10 @@ def _written(doc: Doc, text: DamagedText) -> List[Tuple[str, str]]:
             ends[source + len(token.text)] = token.idx + len(token.text)
     spans = [(starts.get(start), ends.get(end)) for start, end in zip(text.starts, text.ends)]
     written = []
-    following = len(doc.text)  # where the next word found in the output starts, read from the end
+    output = doc.text  # once: spaCy joins every token for each read of it
+    following = len(output)  # where the next word found in the output starts, read from the end
     for start, end in reversed(spans):
-        written.append(("", "") if start is None or end is None else (doc.text[start:end], doc.text[end:following]))
+        written.append(("", "") if start is None or end is None else (output[start:end], output[end:following]))
         if start is not None:
             following = start
     return written[::-1]
