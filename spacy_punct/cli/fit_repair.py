@@ -55,5 +55,9 @@ def fit_repair(
         fail(str(e))
     finally:
         bar.close()
-    nlp.to_disk(output)
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        nlp.to_disk(output)
+    except OSError as e:
+        fail(f"could not write {output}: {e.strerror or e}.")
     typer.echo(f"Wrote {output}: a repair head learned from {n_words:,} words of {len(docs)} documents")

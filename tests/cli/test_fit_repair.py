@@ -14,6 +14,8 @@ def test_fit_repair_writes_a_pipeline_that_punctuate_and_evaluate_use(trained, t
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert (tmp_path / "out" / "punctuator" / "repair_model").exists()
+    nested = runner.invoke(app, args[:4] + [str(tmp_path / "new" / "out"), "--epochs", "1"])
+    assert nested.exit_code == 0, nested.output  # its parent folders are made
     again = runner.invoke(app, args)
     assert again.exit_code == 1 and "exists" in again.output
     text = "So, how was the trip? it was long but we saw the coast\n"
