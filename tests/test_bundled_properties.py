@@ -126,3 +126,22 @@ def test_streams_on_one_pipeline_from_four_threads_commit_what_one_thread_commit
     for thread in threads:
         thread.join()
     assert results == [alone] * 4
+
+
+REPAIR_TEXTS = {  # a written sentence, then a stretch that lost its marks and case
+    "en_punct_trf": ("Thank you all for coming.", "today i want to talk about the budget"),
+    "en_punct_sm": ("Thank you all for coming.", "today i want to talk about the budget"),
+    "hu_punct_trf": ("Köszönöm, hogy eljöttetek.", "ma a költségvetésről szeretnék beszélni veletek"),
+    "bn_punct_trf": ("আপনাদের সবাইকে ধন্যবাদ।", "আজ আমি বাজেট নিয়ে কথা বলতে চাই তারপর আমরা প্রশ্ন নেব"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REPAIR_TEXTS))
+def test_every_bundle_repairs_with_its_head_keeping_what_is_written(name):
+    nlp = load_pipeline(name)
+    assert nlp.get_pipe("punctuator").cfg.get("repair"), f"{name} has no repair head"
+    written, stripped = REPAIR_TEXTS[name]
+    out = next(punctuate(nlp, [f"{written} {stripped}"], repair=True)).text
+    assert out.startswith(written + " "), out  # the written sentence stays as written
+    bare = [word.strip(".,?!।").lower() for word in out.split()]
+    assert bare == [word.strip(".,?!।").lower() for word in f"{written} {stripped}".split()], out  # no word altered
