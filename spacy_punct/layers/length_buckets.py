@@ -94,7 +94,7 @@ def _padded(rows: torch.Tensor, size: int, value: int) -> torch.Tensor:
     return out
 
 
-def _packs(model: torch.nn.Module, kwargs: Dict[str, Any]) -> bool:
+def _packs(model: Any, kwargs: Dict[str, Any]) -> bool:
     """Whether `packed_forward` computes what `model` would: a BERT encoder
     with absolute positions and SDPA attention, run for inference."""
     from transformers import BertModel
@@ -115,7 +115,7 @@ def _packs(model: torch.nn.Module, kwargs: Dict[str, Any]) -> bool:
 
 
 def packed_forward(
-    model: torch.nn.Module,
+    model: Any,
     input_ids: torch.Tensor,
     attention_mask: torch.Tensor,
     token_type_ids: Optional[torch.Tensor],
