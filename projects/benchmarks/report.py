@@ -598,7 +598,7 @@ def service_section(files: Sequence[Path]) -> List[str]:
     for path in files:
         run = load(path)
         lines += [
-            f"`{run['model']}`, {run['threads']} thread(s), loopback, {run['seconds']:g} s a phase, one line of "
+            f"`{path.name}`: `{run['model']}`, {run['threads']} thread(s), loopback, {run['seconds']:g} s a phase, one line of "
             f"3 to 120 words a request; offline `punctuate` in the same run: "
             f"{run['offline_words_per_second']:,} words/s.",
             "",
@@ -618,18 +618,22 @@ def service_section(files: Sequence[Path]) -> List[str]:
             for phase in run["load"]
         ]
         streams = run["streams"]
-        rows.append(
+        rows += (
             [
-                f"{streams['streams']} streams",
-                f"{streams['words']:,} words",
-                f"{streams['words_per_second']:,}",
-                "",
-                f"{streams['p50_ms']:g}",
-                f"{streams['p99_ms']:g}",
-                str(streams["errors"]),
-                str(streams["differ"]),
-                service_memory(streams["memory"]),
+                [
+                    f"{streams['streams']} streams",
+                    f"{streams['words']:,} words",
+                    f"{streams['words_per_second']:,}",
+                    "",
+                    f"{streams['p50_ms']:g}",
+                    f"{streams['p99_ms']:g}",
+                    str(streams["errors"]),
+                    str(streams["differ"]),
+                    service_memory(streams["memory"]),
+                ]
             ]
+            if streams
+            else []
         )
         lines += [
             markdown_table(
