@@ -61,6 +61,7 @@ class CorpusFile:
     blocks: bool = False
     field: str = "text"
     glob: Optional[str] = None
+    exclude: Tuple[str, ...] = ()  # files of the asset's folder left out (names or glob patterns)
     # hold out this share of the documents, the last ones, as corpus/<name>/dev.spacy
     dev_fraction: float = 0.0
     # the files of corpus/<name> (glob patterns, written by earlier steps) that
@@ -269,7 +270,22 @@ LANGUAGES: Dict[str, LanguageEntry] = {
                 blocks=True,
                 shipped=True,
             ),
-            CorpusFile("conllup", "hungarian_nerkor/data", "train/nerkor.spacy", guard=TESTS_AND_DEV),
+            # NerKor's film subtitles (a fifth of their sentences are questions)
+            # a file of their own, so that a recipe can weight them up
+            CorpusFile(
+                "conllup",
+                "hungarian_nerkor/data",
+                "train/nerkor.spacy",
+                exclude=("opensubtitles_*",),
+                guard=TESTS_AND_DEV,
+            ),
+            CorpusFile(
+                "conllup",
+                "hungarian_nerkor/data",
+                "train/subtitles.spacy",
+                glob="opensubtitles_*.conllup",
+                guard=TESTS_AND_DEV,
+            ),
             CorpusFile(
                 "json", "hungarian_husst/sst_train.json", "train/husst.spacy", field="Sent", guard=TESTS_AND_DEV
             ),

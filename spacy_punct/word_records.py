@@ -5,7 +5,7 @@ reader, the converters, the components and distillation share it."""
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from spacy.attrs import IDX, ORTH, SPACY
 from spacy.tokens import Doc, DocBin
@@ -28,6 +28,12 @@ register_extensions()
 def read_docbins(path: Union[str, Path], vocab: Vocab, limit: int = 0) -> Iterator[Doc]:
     """The docs of a .spacy file, or of every .spacy file under a folder, one
     file in memory at a time; at most `limit` docs (0: all)."""
+    for _, doc in read_docbin_files(path, vocab, limit):
+        yield doc
+
+
+def read_docbin_files(path: Union[str, Path], vocab: Vocab, limit: int = 0) -> Iterator[Tuple[Path, Doc]]:
+    """`read_docbins` with the file each doc comes from."""
     path = Path(path)
     if not path.exists():
         raise ValueError(f"Corpus path not found: {path}")
@@ -44,7 +50,7 @@ def read_docbins(path: Union[str, Path], vocab: Vocab, limit: int = 0) -> Iterat
             if limit and n_docs >= limit:
                 return
             n_docs += 1
-            yield doc
+            yield file, doc
 
 
 def write_docbin_parts(

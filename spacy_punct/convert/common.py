@@ -1,5 +1,6 @@
 """What every converter shares: reading damaged files, and the summary."""
 
+import fnmatch
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,8 @@ class ConvertOptions:
     """doc_length: words per document where the source marks no documents.
     blocks: (text) one document per blank-line-separated block, not per file.
     encoding: the files' encoding (None: UTF-8, or UTF-16 by its byte-order mark).
-    exclude: files of a folder to leave out (paths relative to the folder, or names).
+    exclude: files of a folder to leave out (paths relative to the folder, names,
+        or glob patterns of either).
     field: (json) the records' field that holds the text.
     glob: the files of a folder to read (None: the converter's own pattern)."""
 
@@ -95,17 +97,24 @@ def read_text(path: Path, stats: ConversionStats, encoding: Optional[str] = None
     return text
 
 
-def input_files(path: Path, pattern: str) -> List[Path]:
-    """The file itself, or the files matching `pattern` under a folder, sorted."""
+def input_files(path: Path, pattern: str, exclude: Iterable[str] = ()) -> List[Path]:
+    """The file itself, or the files matching `pattern` under a folder that
+    no pattern of `exclude` matches (by name or path under the folder), sorted."""
     path = Path(path)
     if not path.exists():
         raise ConversionError(f"Input not found: {path}")
     if path.is_dir():
-        files = sorted(p for p in path.rglob(pattern) if p.is_file())
+        excluded = tuple(exclude)
+        files = sorted(p for p in path.rglob(pattern) if p.is_file() and not _matches(p, path, excluded))
         if not files:
             raise ConversionError(f"No {pattern} files under {path}")
         return files
     return [path]
+
+
+def _matches(file: Path, folder: Path, patterns: Tuple[str, ...]) -> bool:
+    relative = file.relative_to(folder).as_posix()
+    return any(fnmatch.fnmatch(file.name, p) or fnmatch.fnmatch(relative, p) for p in patterns)
 
 
 def token_doc(vocab, tokens: Iterable[Tuple[str, bool, bool]]) -> Doc:

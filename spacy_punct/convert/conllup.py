@@ -18,7 +18,7 @@ _CLOSING_CHARS = frozenset(".,;:!?)]}”»›’…%")
 
 def convert_conllup(path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions) -> Iterator[Doc]:
     """One Doc per file (`*.conllup`), its sentences in order."""
-    for file in input_files(path, options.glob or "*.conllup"):
+    for file in input_files(path, options.glob or "*.conllup", options.exclude):
         tokens = _tokens(read_text(file, stats, options.encoding), file)
         if tokens:
             doc = token_doc(nlp.vocab, tokens)

@@ -64,7 +64,13 @@ def prepare_corpus(
 
 def _convert(file: CorpusFile, source: Path, out: Path, nlp: spacy.Language, guards: List[Path]) -> PreparedFile:
     stats = ConversionStats()
-    options = ConvertOptions(doc_length=file.doc_length, blocks=file.blocks, field=file.field, glob=file.glob)
+    options = ConvertOptions(
+        doc_length=file.doc_length,
+        blocks=file.blocks,
+        field=file.field,
+        glob=file.glob,
+        exclude=frozenset(file.exclude),
+    )
     with tempfile.TemporaryDirectory() as unzipped:
         if file.unzip:
             for archive in sorted(source.glob("*.zip")):

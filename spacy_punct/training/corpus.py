@@ -2,7 +2,7 @@
 predicted Doc has bare words and whose reference carries the gold marks."""
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy
 from spacy.language import Language
@@ -10,7 +10,7 @@ from spacy.training import Example
 from spacy.util import registry
 
 from ..labels import ends_sentence
-from ..word_records import WordRecord, make_example, read_docbins, word_records
+from ..word_records import WordRecord, make_example, read_docbin_files, word_records
 from ..words import sentence_spans
 from .augment import RecordsAugmenter
 
@@ -34,6 +34,9 @@ class PunctCorpus:
         memory at a time).
     seed: seed of the chunk offsets and the order.
     limit: read at most this many docs (0: all).
+    weights: how many times an epoch reads the docs of a file of the folder,
+        by the file's name without `.spacy` (`{"subtitles": 4}`), each time
+        cut at new random offsets; files not named are read once.
     augmenter: applied to every example (for instance `spacy_punct.asr_noise.v1`).
     lookahead: [l_min, l_max], to train for the edge of a stream (Minixhofer
         2021): each chunk is read with l words after it, l drawn from the range
@@ -61,6 +64,7 @@ class PunctCorpus:
         shuffle: bool = False,
         seed: int = 0,
         limit: int = 0,
+        weights: Optional[Dict[str, int]] = None,
         augmenter: Optional[Augmenter] = None,
         lookahead: Optional[Sequence[int]] = None,
         short_share: float = 0.0,
@@ -79,6 +83,9 @@ class PunctCorpus:
         self.shuffle = shuffle
         self.seed = seed
         self.limit = limit
+        self.weights = dict(weights or {})
+        if any(not isinstance(w, int) or w < 0 for w in self.weights.values()):
+            raise ValueError(f"weights must be whole numbers >= 0, not {self.weights}.")
         self.augmenter = augmenter
         if lookahead is not None and (len(lookahead) != 2 or not 0 <= lookahead[0] <= lookahead[1]):
             raise ValueError(f"lookahead must be [l_min, l_max] with 0 <= l_min <= l_max, not {lookahead}.")
@@ -87,7 +94,7 @@ class PunctCorpus:
             raise ValueError(f"short_share must be in [0, 1], not {short_share}.")
         self.short_share = short_share
         self.epoch = 0
-        self._read: Optional[List[List["WordRecord"]]] = None
+        self._read: Optional[List[Tuple[List["WordRecord"], int]]] = None
 
     def __call__(self, nlp: Language) -> Iterator[Example]:
         rng = numpy.random.default_rng([self.seed, self.epoch])
@@ -111,26 +118,30 @@ class PunctCorpus:
                 augmented_example.predicted._.open_end = open_end
                 yield augmented_example
 
-    def _texts(self, nlp: Language) -> Iterator[List["WordRecord"]]:
-        """The word records of each doc; kept after a whole first reading
-        when the chunks are shuffled (and so held in memory anyway)."""
+    def _texts(self, nlp: Language) -> Iterator[Tuple[List["WordRecord"], int]]:
+        """The word records of each doc and the times an epoch reads them;
+        kept after a whole first reading when the chunks are shuffled (and so
+        held in memory anyway)."""
         if self._read is not None:
             yield from self._read
             return
-        kept: List[List["WordRecord"]] = []
-        for doc in read_docbins(self.path, nlp.vocab, self.limit):
+        kept: List[Tuple[List["WordRecord"], int]] = []
+        for file, doc in read_docbin_files(self.path, nlp.vocab, self.limit):
+            weight = self.weights.get(file.name[: -len(".spacy")], 1)
+            if not weight:
+                continue
             records = word_records(doc, self.lowercase)
             if self.shuffle:
-                kept.append(records)
-            yield records
+                kept.append((records, weight))
+            yield records, weight
         if self.shuffle:
             self._read = kept
 
     def _chunk_texts(self, nlp: Language, rng: numpy.random.Generator) -> Iterator[Tuple[List[WordRecord], bool]]:
         """The records of each text to train on, and whether it ends open (a
         chunk cut inside its doc does not end the text)."""
-        for records in self._texts(nlp):
-            for start, end in self._chunks(len(records), rng):
+        for records, weight in self._texts(nlp):
+            for start, end in (chunk for _ in range(weight) for chunk in self._chunks(len(records), rng)):
                 if self.short_share and rng.random() < self.short_share:
                     yield from self._short_texts(records, start, end, rng)
                     continue

@@ -41,6 +41,23 @@ def test_conll_u_plus_needs_its_header(tmp_path):
         list(convert_conllup(tmp_path / "a.conllup", spacy.blank("hu"), ConversionStats(), ConvertOptions()))
 
 
+def test_a_folder_s_files_left_out_by_name_pattern(tmp_path):
+    for name, word in (("film/opensubtitles_1.conllup", "Hol"), ("news/a.conllup", "Ma")):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(HEADER + _row(word, "ADV") + _row("?", "PUNCT") + "\n", encoding="utf8")
+
+    def read(**options):
+        return [
+            doc.text
+            for doc in convert_conllup(tmp_path, spacy.blank("hu"), ConversionStats(), ConvertOptions(**options))
+        ]
+
+    assert read() == ["Hol?", "Ma?"]
+    assert read(exclude=frozenset({"opensubtitles_*"})) == ["Ma?"]
+    assert read(exclude=frozenset({"news/*"})) == ["Hol?"]
+    assert read(glob="opensubtitles_*.conllup") == ["Hol?"]
+
+
 def test_json_sentences_one_doc_each_from_the_field_named(tmp_path):
     records = [{"id": "0", "Sent": "Nos,  ez jó.", "label": "neutral"}, {"id": "1", "Sent": "Miért?", "label": "x"}]
     (tmp_path / "sst.json").write_text(json.dumps(records, ensure_ascii=False), encoding="utf8")

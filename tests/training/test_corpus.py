@@ -61,8 +61,8 @@ def test_shuffled_epochs_read_the_files_once(nlp, corpus_path, monkeypatch, shuf
         fresh.epoch = epoch
         expected.append(_chunk_texts(fresh(nlp)))
     calls = []
-    read = module.read_docbins
-    monkeypatch.setattr(module, "read_docbins", lambda *args: calls.append(args) or read(*args))
+    read = module.read_docbin_files
+    monkeypatch.setattr(module, "read_docbin_files", lambda *args: calls.append(args) or read(*args))
     corpus = PunctCorpus(corpus_path, **settings)
     assert [_chunk_texts(corpus(nlp)) for _ in range(3)] == expected
     assert len(calls) == reads
@@ -78,8 +78,11 @@ def test_fixed_chunks(nlp, corpus_path):
 def test_only_a_doc_s_last_chunk_ends_a_text(nlp, corpus_path):
     n_docs = len(list(PunctCorpus(corpus_path, max_length=0)(nlp)))
     noise = create_asr_noise_augmenter(level=0.5)
-    for corpus in (PunctCorpus(corpus_path, max_length=0), PunctCorpus(corpus_path, max_length=5),
-                   PunctCorpus(corpus_path, max_length=5, augmenter=noise)):
+    for corpus in (
+        PunctCorpus(corpus_path, max_length=0),
+        PunctCorpus(corpus_path, max_length=5),
+        PunctCorpus(corpus_path, max_length=5, augmenter=noise),
+    ):
         closed = [not eg.predicted._.open_end for eg in corpus(nlp)]
         assert sum(closed) == n_docs
         assert closed[-1]
@@ -87,6 +90,27 @@ def test_only_a_doc_s_last_chunk_ends_a_text(nlp, corpus_path):
 
 def test_limit_and_folder(nlp, corpus_path):
     assert len(list(PunctCorpus(corpus_path.parent, max_length=0, limit=2)(nlp))) == 2
+
+
+def test_weights_read_a_file_s_docs_that_many_times_an_epoch(nlp, corpus_path, tmp_path):
+    docs = list(read_docbins(corpus_path, nlp.vocab))
+    folder = tmp_path / "weighted"
+    folder.mkdir()
+    DocBin(docs=docs[:2]).to_disk(folder / "talk.spacy")
+    DocBin(docs=docs[2:3]).to_disk(folder / "subtitles.spacy")
+
+    def texts(**weights):
+        reader = PunctCorpus(folder, max_length=4, random_chunks=True, weights=weights or None, seed=3)
+        return [eg.predicted.text for eg in reader(nlp)]
+
+    def words(texts):
+        return sorted(word for text in texts for word in text.split())
+
+    once, weighted, subtitles = texts(), texts(subtitles=3), texts(talk=0)
+    assert words(weighted) == sorted(words(once) + 2 * words(subtitles))
+    assert sorted(words(texts(subtitles=0)) + words(subtitles)) == words(once)
+    with pytest.raises(ValueError, match="whole numbers"):
+        PunctCorpus(folder, weights={"talk": -1})
 
 
 def test_bad_paths(nlp, tmp_path):
@@ -138,12 +162,21 @@ def test_word_timings_survive_the_reader_and_the_augmenter(nlp, tmp_path):
     path = tmp_path / "timed.spacy"
     DocBin(docs=[doc], store_user_data=True).to_disk(path)
     (example,) = PunctCorpus(path, max_length=0)(nlp)
-    assert [(t.text, t._.start_time) for t in example.predicted] == [("so", 0.0), ("how", 2.0), ("was", 3.0), ("it", 4.0), ("fine", 6.0)]
+    assert [(t.text, t._.start_time) for t in example.predicted] == [
+        ("so", 0.0),
+        ("how", 2.0),
+        ("was", 3.0),
+        ("it", 4.0),
+        ("fine", 6.0),
+    ]
     assert [t._.end_time for t in example.reference] == [0.5, 2.5, 3.5, 4.5, 6.5]
     random.seed(3)
     (noisy,) = create_asr_noise_augmenter(level=0.5)(nlp, example)
     kept = [(t.text, t._.start_time) for t in noisy.predicted if t.text != "[UNK]"]
-    assert kept and all(start == dict([("so", 0.0), ("how", 2.0), ("was", 3.0), ("it", 4.0), ("fine", 6.0)])[text] for text, start in kept)
+    assert kept and all(
+        start == dict([("so", 0.0), ("how", 2.0), ("was", 3.0), ("it", 4.0), ("fine", 6.0)])[text]
+        for text, start in kept
+    )
     assert [t._.start_time for t in noisy.reference] == [t._.start_time for t in noisy.predicted]
 
 
@@ -190,7 +223,9 @@ def test_short_texts_are_whole_sentences_and_lose_no_word(nlp, corpus_path):
 
 def test_short_share_zero_reads_as_before_and_bad_shares_fail(nlp, corpus_path):
     plain = _chunk_texts(PunctCorpus(corpus_path, max_length=5, random_chunks=True, seed=2)(nlp))
-    assert _chunk_texts(PunctCorpus(corpus_path, max_length=5, random_chunks=True, seed=2, short_share=0.0)(nlp)) == plain
+    assert (
+        _chunk_texts(PunctCorpus(corpus_path, max_length=5, random_chunks=True, seed=2, short_share=0.0)(nlp)) == plain
+    )
     with pytest.raises(ValueError):
         PunctCorpus(corpus_path, short_share=1.5)
 
@@ -221,13 +256,18 @@ def test_a_records_augmenter_gets_the_words_as_read_and_builds_each_example_once
     )
     builds = []
     for module in (augment, corpus):
-        monkeypatch.setattr(module, "make_example", lambda vocab, records, make=module.make_example: builds.append(1) or make(vocab, records))
+        monkeypatch.setattr(
+            module,
+            "make_example",
+            lambda vocab, records, make=module.make_example: builds.append(1) or make(vocab, records),
+        )
 
     def read(augmenter):
         builds.clear()
         random.seed(4)
-        reader = PunctCorpus(corpus_path, max_length=9, random_chunks=True, shuffle=True, short_share=0.3, seed=1,
-                             augmenter=augmenter)
+        reader = PunctCorpus(
+            corpus_path, max_length=9, random_chunks=True, shuffle=True, short_share=0.3, seed=1, augmenter=augmenter
+        )
         return _built(reader(nlp))
 
     as_read = read(chain)
