@@ -1,6 +1,7 @@
 """Properties of the bundled pipelines over generated lines: a line's output
 is the same alone and beside any other lines, in any batch size."""
 
+import json
 import random
 import threading
 
@@ -145,3 +146,30 @@ def test_every_bundle_repairs_with_its_head_keeping_what_is_written(name):
     assert out.startswith(written + " "), out  # the written sentence stays as written
     bare = [word.strip(".,?!।").lower() for word in out.split()]
     assert bare == [word.strip(".,?!।").lower() for word in f"{written} {stripped}".split()], out  # no word altered
+
+
+@pytest.mark.parametrize("name", sorted(REPAIR_TEXTS))
+@pytest.mark.parametrize("kind", ["srt", "vosk"])
+def test_every_bundle_writes_a_recogniser_s_file_back_with_its_words_and_times(name, kind):
+    from spacy_punct.inference.transcripts import make_format, punctuate_transcript
+
+    words = " ".join(REPAIR_TEXTS[name]).lower().replace(".", "").replace(",", "").replace("।", "").split()
+    times = [(round(0.5 * i, 2), round(0.5 * i + 0.4, 2)) for i in range(len(words))]
+    if kind == "srt":
+        half = len(words) // 2
+        text = (
+            f"1\n00:00:00,000 --> 00:00:0{half // 2},000\n{' '.join(words[:half])}\n\n"
+            f"2\n00:00:0{half // 2},000 --> 00:00:09,000\n{' '.join(words[half:])}\n"
+        )
+    else:
+        result = [{"word": w, "start": s, "end": e, "conf": 1.0} for w, (s, e) in zip(words, times)]
+        text = json.dumps({"result": result, "text": " ".join(words)}, ensure_ascii=False)
+    transcript_format = make_format(kind)
+    transcript = transcript_format.read(text, f"a.{kind}")
+    _, punctuated = punctuate_transcript(load_pipeline(name), transcript)
+    again = transcript_format.read(transcript_format.write(transcript, punctuated), f"b.{kind}")
+    assert [w.text.strip(".,?!।").lower() for w in again.words] == words
+    if kind == "srt":  # cues re-cut at sentence ends: the words' times within them are spread anew
+        assert (again.words[0].start, again.words[-1].end) == (transcript.words[0].start, transcript.words[-1].end)
+    else:
+        assert [(w.start, w.end) for w in again.words] == times
