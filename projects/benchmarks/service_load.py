@@ -71,15 +71,17 @@ class MemoryWatch:
 
     def phase(self) -> Dict[str, float]:
         """The phase's memory: at its start, its peak, its end, and the peaks
-        of its first and second halves (flat: the second no higher)."""
+        of its halves and quarters (flat: the later ones no higher)."""
         samples, self.samples = self.samples or [rss_mb(self.pid)], []
         half = (len(samples) + 1) // 2
+        quarters = [samples[len(samples) * k // 4 : max(len(samples) * (k + 1) // 4, 1)] or samples for k in range(4)]
         return {
             "start_mb": round(samples[0]),
             "peak_mb": round(max(samples)),
             "end_mb": round(samples[-1]),
             "first_half_peak_mb": round(max(samples[:half])),
             "second_half_peak_mb": round(max(samples[half:] or samples)),
+            "quarter_peaks_mb": [round(max(quarter)) for quarter in quarters],
         }
 
     def stop(self) -> None:

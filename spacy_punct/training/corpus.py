@@ -1,5 +1,6 @@
 """The training reader: DocBins of natural punctuated text -> Examples whose
 predicted Doc has bare words and whose reference carries the gold marks."""
+
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
@@ -36,7 +37,8 @@ class PunctCorpus:
     limit: read at most this many docs (0: all).
     weights: how many times an epoch reads the docs of a file of the folder,
         by the file's name without `.spacy` (`{"subtitles": 4}`), each time
-        cut at new random offsets; files not named are read once.
+        cut at new random offsets; files not named are read once. A weight
+        other than 1 must name a file.
     augmenter: applied to every example (for instance `spacy_punct.asr_noise.v1`).
     lookahead: [l_min, l_max], to train for the edge of a stream (Minixhofer
         2021): each chunk is read with l words after it, l drawn from the range
@@ -126,7 +128,9 @@ class PunctCorpus:
             yield from self._read
             return
         kept: List[Tuple[List["WordRecord"], int]] = []
+        names = set()
         for file, doc in read_docbin_files(self.path, nlp.vocab, self.limit):
+            names.add(file.name[: -len(".spacy")])
             weight = self.weights.get(file.name[: -len(".spacy")], 1)
             if not weight:
                 continue
@@ -134,6 +138,11 @@ class PunctCorpus:
             if self.shuffle:
                 kept.append((records, weight))
             yield records, weight
+        unknown = sorted(name for name, weight in self.weights.items() if weight != 1 and name not in names)
+        if unknown and not self.limit:
+            raise ValueError(
+                f"weights name no file of {self.path}: {', '.join(unknown)} (weights take names without .spacy)."
+            )
         if self.shuffle:
             self._read = kept
 
@@ -152,8 +161,9 @@ class PunctCorpus:
                 context = [replace(record, mark=None) for record in records[end : end + right]]
                 yield records[start:end] + context, end + right < len(records)
 
-    def _short_texts(self, records: List["WordRecord"], start: int, end: int,
-                     rng: numpy.random.Generator) -> Iterator[Tuple[List[WordRecord], bool]]:
+    def _short_texts(
+        self, records: List["WordRecord"], start: int, end: int, rng: numpy.random.Generator
+    ) -> Iterator[Tuple[List[WordRecord], bool]]:
         """The chunk records[start:end] as texts of one to three sentences."""
         ends = [start + stop for _, stop in sentence_spans([record.mark for record in records[start:end]])]
         begin = start
@@ -161,7 +171,10 @@ class PunctCorpus:
             take = min(int(rng.integers(1, 4)), len(ends))
             stop = ends[take - 1]
             ends = ends[take:]
-            yield records[begin:stop], stop == end and stop < len(records) and not ends_sentence(records[stop - 1].mark or "")
+            yield (
+                records[begin:stop],
+                stop == end and stop < len(records) and not ends_sentence(records[stop - 1].mark or ""),
+            )
             begin = stop
 
     def _chunks(self, n_words: int, rng: numpy.random.Generator) -> Iterator[Tuple[int, int]]:

@@ -109,6 +109,9 @@ def test_weights_read_a_file_s_docs_that_many_times_an_epoch(nlp, corpus_path, t
     once, weighted, subtitles = texts(), texts(subtitles=3), texts(talk=0)
     assert words(weighted) == sorted(words(once) + 2 * words(subtitles))
     assert sorted(words(texts(subtitles=0)) + words(subtitles)) == words(once)
+    assert words(texts(films=1)) == words(once)
+    with pytest.raises(ValueError, match="name no file of .*: films"):
+        texts(films=2)
     with pytest.raises(ValueError, match="whole numbers"):
         PunctCorpus(folder, weights={"talk": -1})
 
