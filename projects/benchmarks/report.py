@@ -587,7 +587,9 @@ def vocab_pruning_section(files: Sequence[Path]) -> List[str]:
 
 def service_memory(memory: Dict[str, Any]) -> str:
     cell = f"{memory['start_mb']} / {memory['peak_mb']} / {memory['end_mb']}"
-    if "second_half_peak_mb" in memory:
+    if "quarter_peaks_mb" in memory:
+        cell += "; by quarter " + " / ".join(str(mb) for mb in memory["quarter_peaks_mb"])
+    elif "second_half_peak_mb" in memory:
         cell += f"; {memory['first_half_peak_mb']} / {memory['second_half_peak_mb']}"
     return cell
 
@@ -621,7 +623,8 @@ def service_section(files: Sequence[Path]) -> List[str]:
         rows += (
             [
                 [
-                    f"{streams['streams']} streams",
+                    f"{streams['streams']} streams"
+                    + (f" x {streams['rounds']} rounds" if streams.get("rounds") else ""),
                     f"{streams['words']:,} words",
                     f"{streams['words_per_second']:,}",
                     "",
@@ -646,7 +649,7 @@ def service_section(files: Sequence[Path]) -> List[str]:
                     "p99 ms",
                     "errors",
                     "differ",
-                    "server MB (start / peak / end; peak of 1st / 2nd half)",
+                    "server MB (start / peak / end; peaks of the halves or quarters)",
                 ],
                 rows,
                 text_columns=1,

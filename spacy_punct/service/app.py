@@ -7,12 +7,12 @@ records, a recogniser's JSON) through one `Batcher` per pipeline,
 import asyncio
 import json
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, JSONResponse
 from spacy.language import Language
 
@@ -35,7 +35,7 @@ class ServiceLimits:
     batch_items: int = 64  # texts or records a batch gathers
     batch_wait: float = 0.005  # seconds a batch waits for more after its first request
     max_lookahead: int = 32  # /stream
-    stream_runs: int = 2  # /stream: model runs at once over all connections (more only add memory)
+    stream_runs: int = 2  # /stream: threads running the streams' models, for all connections (more only add memory)
 
 
 class ServiceError(Exception):
@@ -59,6 +59,9 @@ def create_app(
     pipelines: Dict[str, Language] = {}
     batchers: Dict[str, Batcher] = {}
     state: Dict[str, Optional[str]] = {"error": None}
+    # the streams' models run on a few threads of their own (made at the first
+    # stream): a thread each, waiting its turn, would each keep an allocator arena
+    stream_pool: Dict[str, ThreadPoolExecutor] = {}
 
     def load_all() -> None:
         try:
@@ -84,13 +87,15 @@ def create_app(
         loader.join()
         for batcher in batchers.values():
             batcher.close()  # the requests taken finish first
+        if "pool" in stream_pool:
+            stream_pool.pop("pool").shutdown(wait=True)
 
     app = FastAPI(title="spacy-punct", lifespan=lifespan)
-    stream_runs = threading.BoundedSemaphore(limits.stream_runs)
 
-    def bounded(run: Callable[..., Any], *args: Any) -> Any:
-        with stream_runs:
-            return run(*args)
+    async def in_stream_pool(run: Callable[..., Any], *args: Any) -> Any:
+        if "pool" not in stream_pool:
+            stream_pool["pool"] = ThreadPoolExecutor(limits.stream_runs, thread_name_prefix="spacy-punct-stream")
+        return await asyncio.get_running_loop().run_in_executor(stream_pool["pool"], run, *args)
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> JSONResponse:
@@ -169,13 +174,13 @@ def create_app(
                 message = await websocket.receive_text()
                 number += 1
                 if message.strip() in ('{"end": true}', '{"end":true}'):
-                    committed = await run_in_threadpool(bounded, streamer.flush)
+                    committed = await in_stream_pool(streamer.flush)
                     await websocket.send_json({"committed": _committed(committed), "pending": 0, "end": True})
                     await websocket.close()
                     return
                 try:
                     words = line_words(message, f"message {number}")
-                    committed = await run_in_threadpool(bounded, streamer.push_many, words)
+                    committed = await in_stream_pool(streamer.push_many, words)
                 except RecordError as e:
                     await websocket.send_json({"error": str(e)})
                     continue
