@@ -270,6 +270,15 @@ LANGUAGES: Dict[str, LanguageEntry] = {
                 blocks=True,
                 shipped=True,
             ),
+            # ten more dialogues, written apart from the test set's: what the
+            # conversational decisions are tuned on
+            CorpusFile(
+                "text",
+                "projects/benchmarks/data/conversation_hu_dev.txt",
+                "eval/conversation_dev.spacy",
+                blocks=True,
+                shipped=True,
+            ),
             # NerKor's film subtitles (a fifth of their sentences are questions)
             # a file of their own, so that a recipe can weight them up
             CorpusFile(
