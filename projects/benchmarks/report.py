@@ -600,7 +600,13 @@ def service_section(files: Sequence[Path]) -> List[str]:
     for path in files:
         run = load(path)
         lines += [
-            f"`{path.name}`: `{run['model']}`, {run['threads']} thread(s), loopback, {run['seconds']:g} s a phase, one line of "
+            f"`{path.name}`: `{run['model']}`, {run['threads']} thread(s)"
+            + (
+                f" offline and {run['server_threads']} in the server"
+                if run.get("server_threads", run["threads"]) != run["threads"]
+                else ""
+            )
+            + f", loopback, {run['seconds']:g} s a phase, one line of "
             f"3 to 120 words a request; offline `punctuate` in the same run: "
             f"{run['offline_words_per_second']:,} words/s.",
             "",

@@ -196,6 +196,9 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=100)
     parser.add_argument("--stream-rounds", type=int, default=1, help="Rounds of the streams, one after the other.")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--server-threads", type=int, default=None, help="The server's torch threads (default: --threads)."
+    )
     parser.add_argument("--clients", default="1,8,64", help="The load phases' client counts.")
     parser.add_argument("--offline-rounds", type=int, default=3, help="Warm passes over the lines timed offline.")
     parser.add_argument("--batch-wait-ms", type=float, default=None, help="The server's --batch-wait-ms.")
@@ -213,8 +216,19 @@ def main() -> None:
     stream_expected += [w.text for w in streamer.flush()]
     del nlp
     port = free_port()
+    server_threads = args.server_threads or args.threads
     server = subprocess.Popen(
-        [sys.executable, "-m", "spacy_punct", "serve", args.model, "--port", str(port), "--threads", str(args.threads)]
+        [
+            sys.executable,
+            "-m",
+            "spacy_punct",
+            "serve",
+            args.model,
+            "--port",
+            str(port),
+            "--threads",
+            str(server_threads),
+        ]
         + ([] if args.batch_wait_ms is None else ["--batch-wait-ms", str(args.batch_wait_ms)])
     )
     url = f"http://127.0.0.1:{port}"
@@ -232,6 +246,7 @@ def main() -> None:
         result: Dict[str, Any] = {
             "model": args.model,
             "threads": args.threads,
+            "server_threads": server_threads,
             "seconds": args.seconds,
             "offline_words_per_second": round(offline),
             "offline_rounds": args.offline_rounds,
