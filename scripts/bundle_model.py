@@ -151,6 +151,7 @@ def bundle_pipeline(
     encoder_name: Optional[str] = None,
     window: int = 0,
     weight_bits: int = 7,
+    thresholds: Optional[Dict[str, float]] = None,
 ) -> None:
     """Write the trained pipeline `model` to `output`, set to close each text's
     last sentence; with `int8`, its encoder's weights stored in int8 and an
@@ -160,7 +161,9 @@ def bundle_pipeline(
     read in window / stride windows); with
     `encoder_name`, the name its config gives its transformers' encoder (a
     model trained from a local folder of weights names that folder; a
-    saved pipeline loads its encoder from its own files, whatever the name)."""
+    saved pipeline loads its encoder from its own files, whatever the name);
+    with `thresholds`, its punctuators' decision thresholds (chosen on dev
+    data, as `spacy-punct tune` does)."""
     from spacy.util import load_config
 
     from spacy_punct import load_pipeline
@@ -170,7 +173,10 @@ def bundle_pipeline(
     config = load_config(model / "config.cfg")
     # the bundled pipeline punctuates whole texts: each ends with a sentence
     names = [name for name, c in config["components"].items() if c.get("factory") == "punctuator"]
-    overrides: Dict[str, Any] = {"components": {name: {"close_last_sentence": True} for name in names}}
+    settings: Dict[str, Any] = {"close_last_sentence": True}
+    if thresholds:
+        settings["thresholds"] = dict(thresholds)
+    overrides: Dict[str, Any] = {"components": {name: dict(settings) for name in names}}
     nlp = load_pipeline(model, config=overrides)
     transformers = {name: {"model": {}} for name in transformer_names(nlp)}
     if int8:
@@ -202,6 +208,18 @@ def bundle_pipeline(
     written.rename(output)
     size = sum(path.stat().st_size for path in output.rglob("*") if path.is_file())
     print(f"Bundled {model} as {output} ({size / 1e6:.1f} MB)")
+
+
+def parse_thresholds(text: str) -> Dict[str, float]:
+    """`QUESTION=0.15,PERIOD=0.6` as {"QUESTION": 0.15, "PERIOD": 0.6}."""
+    thresholds = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        label, _, value = item.partition("=")
+        try:
+            thresholds[label.strip().upper()] = float(value)
+        except ValueError:
+            sys.exit(f"Error: --thresholds takes LABEL=P,LABEL=P, not {text!r}")
+    return thresholds
 
 
 SPACY_VERSIONS = ">=3.8.2,<3.9.0"
@@ -336,6 +354,11 @@ def main() -> None:
         help="a transformer pipeline: words between the starts of its windows (0: as trained)",
     )
     pipeline.add_argument(
+        "--thresholds",
+        default="",
+        help="the punctuator's decision thresholds, LABEL=P,LABEL=P (chosen on dev data; none: as trained)",
+    )
+    pipeline.add_argument(
         "--encoder-name",
         default=None,
         help="a transformer pipeline: the encoder's name in the bundled config (its hub name)",
@@ -384,6 +407,7 @@ def main() -> None:
             args.encoder_name,
             args.window,
             args.weight_bits,
+            parse_thresholds(args.thresholds),
         )
     elif args.command == "score":
         commands_run = evaluate_commands(args.pipeline, args.metrics, args.threads)
