@@ -33,6 +33,20 @@ def test_project_config_is_valid_and_complete(project):
                 assert (project / dep).exists(), (project.name, command["name"], dep)
 
 
+@pytest.mark.parametrize("project", list(PROJECTS), ids=lambda path: path.name)
+def test_every_dep_and_output_is_one_path_whatever_the_overrides(project):
+    """confection joins a list's element that ends in a variable with a next
+    one that starts with one ("${a}", "${b}" reads as "a, b"), and `spacy
+    project run` then finds no such file."""
+    variables = load_project_config(project).get("vars", {})
+    overrides = {f"vars.{name}": value for name, value in variables.items() if name in ("lang", "stage")}
+    for config in (load_project_config(project), load_project_config(project, overrides=overrides)):
+        for command in config["commands"]:
+            for key in ("deps", "outputs", "outputs_no_cache"):
+                for path in command.get(key, []):
+                    assert ", " not in path, (project.name, command["name"], key, path)
+
+
 def test_the_root_reads_as_a_recipe():
     """The root keeps the generic stages and about ten variables; how the
     bundled pipelines were made and the benchmarks live in projects/."""
