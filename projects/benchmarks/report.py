@@ -594,6 +594,14 @@ def service_memory(memory: Dict[str, Any]) -> str:
     return cell
 
 
+def service_server(run: Dict[str, Any]) -> str:
+    """How the server ran, where not as offline: its threads, its worker processes."""
+    threads, replicas = run.get("server_threads", run["threads"]), run.get("server_replicas", 1)
+    if replicas > 1:
+        return f" offline; the server in {replicas} worker processes of {threads} thread(s) each"
+    return f" offline and {threads} in the server" if threads != run["threads"] else ""
+
+
 def service_section(files: Sequence[Path]) -> List[str]:
     """`spacy-punct serve` under load against offline punctuation (`projects/benchmarks/service_load.py`)."""
     lines = ["## The service under load (`projects/benchmarks/service_load.py`)", ""]
@@ -601,11 +609,7 @@ def service_section(files: Sequence[Path]) -> List[str]:
         run = load(path)
         lines += [
             f"`{path.name}`: `{run['model']}`, {run['threads']} thread(s)"
-            + (
-                f" offline and {run['server_threads']} in the server"
-                if run.get("server_threads", run["threads"]) != run["threads"]
-                else ""
-            )
+            + service_server(run)
             + f", loopback, {run['seconds']:g} s a phase, one line of "
             f"3 to 120 words a request; offline `punctuate` in the same run: "
             f"{run['offline_words_per_second']:,} words/s.",

@@ -12,6 +12,7 @@ server's memory at the start, peak and end of each phase.
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import statistics
@@ -49,11 +50,45 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def process_tree(pid: int) -> List[int]:
+    """The process `pid` and all its descendants (a server's replicas)."""
+    parents: Dict[int, int] = {}
+    for path in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = path.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        parents[int(path.parent.name)] = int(fields[1])
+    tree, found = [pid], []
+    while tree:
+        current = tree.pop()
+        found.append(current)
+        tree += [child for child, parent in parents.items() if parent == current]
+    return found
+
+
 def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    """The resident memory of `pid` and its descendants."""
+    total = 0.0
+    for member in process_tree(pid):
+        try:
+            status = Path(f"/proc/{member}/status").read_text()
+        except OSError:
+            continue
+        total += sum(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")) / 1024
+    return total
+
+
+def cpu_seconds(pid: int, descendants: bool = True) -> float:
+    """The processor time (user and system) `pid` (and its live descendants) has used."""
+    total = 0
+    for member in process_tree(pid) if descendants else [pid]:
+        try:
+            fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 class MemoryWatch:
@@ -127,6 +162,7 @@ def load_phase(
     latencies.sort()
     return {
         "clients": clients,
+        "seconds": round(elapsed, 2),
         **counts,
         "words_per_second": round(counts["words"] / elapsed),
         "p50_ms": round(1000 * statistics.median(latencies), 1),
@@ -199,6 +235,12 @@ def main() -> None:
     parser.add_argument(
         "--server-threads", type=int, default=None, help="The server's torch threads (default: --threads)."
     )
+    parser.add_argument(
+        "--server-replicas",
+        type=int,
+        default=1,
+        help="The server's --replicas (copies of the pipeline in processes of their own).",
+    )
     parser.add_argument("--clients", default="1,8,64", help="The load phases' client counts.")
     parser.add_argument("--offline-rounds", type=int, default=3, help="Warm passes over the lines timed offline.")
     parser.add_argument("--batch-wait-ms", type=float, default=None, help="The server's --batch-wait-ms.")
@@ -228,6 +270,8 @@ def main() -> None:
             str(port),
             "--threads",
             str(server_threads),
+            "--replicas",
+            str(args.server_replicas),
         ]
         + ([] if args.batch_wait_ms is None else ["--batch-wait-ms", str(args.batch_wait_ms)])
     )
@@ -247,6 +291,7 @@ def main() -> None:
             "model": args.model,
             "threads": args.threads,
             "server_threads": server_threads,
+            "server_replicas": args.server_replicas,
             "seconds": args.seconds,
             "offline_words_per_second": round(offline),
             "offline_rounds": args.offline_rounds,
@@ -255,7 +300,12 @@ def main() -> None:
             "streams": None,
         }
         for clients in [int(n) for n in args.clients.split(",")]:
+            server_cpu, clients_cpu = cpu_seconds(server.pid), cpu_seconds(os.getpid(), False)
             phase = load_phase(url, args.model, lines, expected, clients, args.seconds)
+            phase["cores_used"] = {  # of the phase's wall time: the server's and the clients'
+                "server": round((cpu_seconds(server.pid) - server_cpu) / phase["seconds"], 2),
+                "clients": round((cpu_seconds(os.getpid(), False) - clients_cpu) / phase["seconds"], 2),
+            }
             phase["share_of_offline"] = round(phase["words_per_second"] / offline, 2)
             phase["memory"] = watch.phase()
             result["load"].append(phase)

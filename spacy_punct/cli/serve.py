@@ -28,7 +28,12 @@ def serve(
     engine: str = typer.Option(
         "local", help="local: uvicorn in this process; ray: Ray Serve (the ray extra; RAY_ADDRESS for a cluster)."
     ),
-    replicas: int = typer.Option(1, min=1, help="--engine ray: replicas, each with its own copy of the pipelines."),
+    replicas: int = typer.Option(
+        1,
+        min=1,
+        help="Copies of the pipelines punctuating requests side by side, each on --threads torch threads: "
+        "processes of their own (local; 2 with --threads 1 use two cores best) or Ray Serve replicas (ray).",
+    ),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:
     """Serve the pipelines, each loaded once: POST /punctuate ({"model",
@@ -61,7 +66,7 @@ def serve(
         return
     if engine != "local":
         fail(f"unknown --engine {engine!r}; choose local or ray.")
-    if replicas != 1:
-        fail("--replicas needs --engine ray: the local engine serves from one process.")
-    service = create_app(list(models), lambda name: load_pipeline(name, threads=None), limits)
+    service = create_app(
+        list(models), lambda name: load_pipeline(name, threads=None), limits, replicas=replicas, replica_threads=threads
+    )
     uvicorn.run(service, host=host, port=port, log_level="warning")

@@ -5,6 +5,7 @@ records, a recogniser's JSON) through one `Batcher` per pipeline,
 {"error": "..."}, with its status."""
 
 import asyncio
+import functools
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -17,12 +18,12 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from spacy.language import Language
 
 from ..decode import DecisionSettings, check_settings
-from ..inference.records import punctuate_records
 from ..inference.streaming import FixedLookahead, Streamer
-from ..inference.texts import punctuate
 from ..inference.timed import RecordError, line_words
 from ..pipelines.loading import find_punctuator
-from .batcher import Batcher, Job, QueueFull
+from .batcher import Batcher, BatchRun, QueueFull
+from .processes import ReplicaProcesses
+from .work import batch_run, run_items
 
 
 @dataclass(frozen=True)
@@ -51,13 +52,20 @@ def create_app(
     limits: ServiceLimits = ServiceLimits(),
     *,
     load_now: bool = False,
+    replicas: int = 1,
+    replica_threads: int = 1,
 ) -> FastAPI:
     """The application serving the pipelines named `models`, each loaded
     once by `load` on a thread of its own when the application starts:
     `/health` answers 503 until every one is loaded. With `load_now`, they
-    are loaded before this returns (a Ray Serve replica, ready once loaded)."""
+    are loaded before this returns (a Ray Serve replica, ready once loaded).
+    With `replicas` above 1, requests are punctuated by that many copies of
+    the pipelines in processes of their own (`processes.ReplicaProcesses`,
+    `replica_threads` torch threads each), side by side; the streams and
+    the requests' settings read the copy in this process."""
     pipelines: Dict[str, Language] = {}
     batchers: Dict[str, Batcher] = {}
+    copies: List[ReplicaProcesses] = []
     state: Dict[str, Optional[str]] = {"error": None}
     # the streams' models run on a few threads of their own (made at the first
     # stream): a thread each, waiting its turn, would each keep an allocator arena
@@ -65,10 +73,12 @@ def create_app(
 
     def load_all() -> None:
         try:
+            if replicas > 1:
+                copies.append(ReplicaProcesses(models, replicas, replica_threads))
             for name in models:
                 nlp = load(name)
                 batchers[name] = Batcher(
-                    _processor(nlp),
+                    _batch_runs(name, nlp, copies[0] if copies else None),
                     max_queue=limits.max_queue,
                     max_items=limits.batch_items,
                     max_wait=limits.batch_wait,
@@ -87,6 +97,8 @@ def create_app(
         loader.join()
         for batcher in batchers.values():
             batcher.close()  # the requests taken finish first
+        for processes in copies:
+            processes.close()
         if "pool" in stream_pool:
             stream_pool.pop("pool").shutdown(wait=True)
 
@@ -135,7 +147,7 @@ def create_app(
         return resources.files(__package__).joinpath("page.html").read_text(encoding="utf8")
 
     @app.post("/punctuate")
-    async def punctuate_request(request: Request) -> Dict[str, Any]:
+    async def punctuate_request(request: Request) -> JSONResponse:
         body = await _json_body(request, limits.max_request_bytes)
         name, nlp = pipeline(body.get("model", models[0]))
         kind, items = _items(body, limits.max_items)
@@ -148,7 +160,7 @@ def create_app(
             result = await asyncio.wrap_future(future)  # no thread waits for it
         except (RecordError, ValueError, TypeError) as e:
             raise ServiceError(400, str(e)) from None
-        return {kind: result}
+        return JSONResponse({kind: result})  # plain JSON: no model of the response to validate
 
     @app.websocket("/stream")
     async def stream(websocket: WebSocket) -> None:
@@ -191,33 +203,12 @@ def create_app(
     return app
 
 
-def _processor(nlp: Language) -> Callable[[List[Job]], List[Any]]:
-    """How a pipeline's batcher runs a batch: the jobs with the same options
-    together, each job's share of the results handed back."""
-
-    def process(jobs: List[Job]) -> List[Any]:
-        results: List[Any] = [None] * len(jobs)
-        groups: List[Tuple[Any, List[int]]] = []
-        for index, job in enumerate(jobs):
-            for options, members in groups:
-                if options == job.options:
-                    members.append(index)
-                    break
-            else:
-                groups.append((job.options, [index]))
-        for (kind, settings), members in groups:
-            items = [item for index in members for item in jobs[index].items]
-            if kind == "texts":
-                done: List[Any] = [doc.text for doc in punctuate(nlp, items, settings=settings)]
-            else:
-                done = list(punctuate_records(nlp, items, settings=settings))
-            start = 0
-            for index in members:
-                n = len(jobs[index].items)
-                results[index], start = done[start : start + n], start + n
-        return results
-
-    return process
+def _batch_runs(name: str, nlp: Language, copies: Optional[ReplicaProcesses]) -> List[BatchRun]:
+    """A batch run for each copy of the pipeline `name` that serves requests:
+    `nlp` itself, or each of its copies in other processes."""
+    if copies is None:
+        return [batch_run(functools.partial(run_items, nlp))]
+    return [batch_run(functools.partial(copies.run, replica, name)) for replica in range(len(copies))]
 
 
 async def _json_body(request: Request, max_bytes: int) -> Dict[str, Any]:

@@ -6,7 +6,9 @@ import threading
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List, Optional, Sequence, Union
+
+BatchRun = Callable[[List["Job"]], List[Any]]
 
 
 class QueueFull(RuntimeError):
@@ -24,7 +26,9 @@ class Job:
 
 class Batcher:
     """Jobs run in batches by `process` (jobs -> one result per job, or an
-    exception for the job) on a worker thread: the worker takes what waits,
+    exception for the job) on a worker thread, or by each of a sequence of
+    them on a worker thread of its own, side by side (a pipeline's copies in
+    other processes): a worker takes what waits,
     up to `max_items` items, and then waits up to `max_wait` seconds for
     more only while the batch holds fewer jobs than the one before. Clients
     that each send a request once answered come back together as the batch
@@ -35,19 +39,23 @@ class Batcher:
 
     def __init__(
         self,
-        process: Callable[[List[Job]], List[Any]],
+        process: Union[BatchRun, Sequence[BatchRun]],
         *,
         max_queue: int = 64,
         max_items: int = 64,
         max_wait: float = 0.005,
     ) -> None:
-        self.process = process
+        self.processes = [process] if callable(process) else list(process)
         self.max_items = max_items
         self.max_wait = max_wait
         self._queue: "queue.Queue[Optional[Job]]" = queue.Queue(maxsize=max_queue)
         self._closed = False
-        self._worker = threading.Thread(target=self._work, name="spacy-punct-batcher", daemon=True)
-        self._worker.start()
+        self._workers = [
+            threading.Thread(target=self._work, args=(run,), name=f"spacy-punct-batcher-{number}", daemon=True)
+            for number, run in enumerate(self.processes)
+        ]
+        for worker in self._workers:
+            worker.start()
 
     def submit(self, items: List[Any], options: Any = None) -> Future:
         """Queue a job; its future gives its result."""
@@ -62,10 +70,12 @@ class Batcher:
 
     def close(self) -> None:
         self._closed = True
-        self._queue.put(None)
-        self._worker.join()
+        for _ in self._workers:
+            self._queue.put(None)  # each worker stops at the first it takes
+        for worker in self._workers:
+            worker.join()
 
-    def _work(self) -> None:
+    def _work(self, process: BatchRun) -> None:
         last_jobs = 0
         while True:
             job = self._queue.get()
@@ -89,19 +99,19 @@ class Batcher:
                 batch.append(following)
                 n_items += len(following.items)
             last_jobs = len(batch)
-            self._run(batch)
+            self._run(process, batch)
             if stop:
                 return
 
-    def _run(self, batch: List[Job]) -> None:
+    def _run(self, process: BatchRun, batch: List[Job]) -> None:
         try:
-            results = self.process(batch)
+            results = process(batch)
         except Exception as e:  # a failure of the batch: each job alone, so that only the bad one fails
             if len(batch) == 1:
                 batch[0].future.set_exception(e)
                 return
             for job in batch:
-                self._run([job])
+                self._run(process, [job])
             return
         for job, result in zip(batch, results):
             job.future.set_result(result)

@@ -85,3 +85,23 @@ def test_a_full_queue_refuses_at_once_and_a_bad_job_fails_alone():
     batcher.close()
     with pytest.raises(QueueFull):
         batcher.submit(["e"])
+
+
+def test_each_run_of_several_takes_batches_side_by_side_and_close_stops_them_all():
+    both_running = threading.Barrier(2, timeout=5)  # broken unless two batches run at once
+    ran = []
+
+    def run(name):
+        def process(jobs):
+            both_running.wait()
+            ran.append(name)
+            return [job.items for job in jobs]
+
+        return process
+
+    batcher = Batcher([run("a"), run("b")], max_items=1, max_wait=0.0)
+    futures = [batcher.submit([i]) for i in range(2)]
+    assert [future.result(timeout=10) for future in futures] == [[0], [1]]
+    assert sorted(ran) == ["a", "b"]
+    batcher.close()
+    assert not any(worker.is_alive() for worker in batcher._workers)
