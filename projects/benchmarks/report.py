@@ -612,7 +612,8 @@ def service_section(files: Sequence[Path]) -> List[str]:
             + service_server(run)
             + f", loopback, {run['seconds']:g} s a phase, one line of "
             f"3 to 120 words a request; offline `punctuate` in the same run: "
-            f"{run['offline_words_per_second']:,} words/s.",
+            f"{run['offline_words_per_second']:,} words/s at the start"
+            + (", and again before each phase." if "offline_words_per_second" in run["load"][0] else "."),
             "",
         ]
         rows = [
@@ -620,11 +621,15 @@ def service_section(files: Sequence[Path]) -> List[str]:
                 str(phase["clients"]),
                 f"{phase['requests']:,}",
                 f"{phase['words_per_second']:,}",
+                f"{phase['offline_words_per_second']:,}" if "offline_words_per_second" in phase else "",
                 f"{100 * phase['share_of_offline']:.0f}%",
                 f"{phase['p50_ms']:g}",
                 f"{phase['p99_ms']:g}",
                 str(phase["errors"]),
                 str(phase["differ"]),
+                f"{phase['cores_used']['server']:g} / {phase['cores_used']['clients']:g}"
+                if "cores_used" in phase
+                else "",
                 service_memory(phase["memory"]),
             ]
             for phase in run["load"]
@@ -638,10 +643,12 @@ def service_section(files: Sequence[Path]) -> List[str]:
                     f"{streams['words']:,} words",
                     f"{streams['words_per_second']:,}",
                     "",
+                    "",
                     f"{streams['p50_ms']:g}",
                     f"{streams['p99_ms']:g}",
                     str(streams["errors"]),
                     str(streams["differ"]),
+                    "",
                     service_memory(streams["memory"]),
                 ]
             ]
@@ -654,11 +661,13 @@ def service_section(files: Sequence[Path]) -> List[str]:
                     "clients",
                     "requests",
                     "words/s",
+                    "offline words/s just before",
                     "of offline",
                     "p50 ms",
                     "p99 ms",
                     "errors",
                     "differ",
+                    "cores: server / clients",
                     "server MB (start / peak / end; peaks of the halves or quarters)",
                 ],
                 rows,

@@ -248,15 +248,18 @@ def main() -> None:
     lines = mixed_lines(400)
     nlp = load_pipeline(args.model, threads=args.threads)
     expected = {line: doc.text for line, doc in zip(lines, punctuate(nlp, lines))}  # also warms the pipeline
-    start = time.perf_counter()
-    for _ in range(args.offline_rounds):
-        assert [doc.text for doc in punctuate(nlp, lines)] == [expected[line] for line in lines]
-    offline = args.offline_rounds * sum(len(line.split()) for line in lines) / (time.perf_counter() - start)
+
+    def offline_words_per_second() -> float:
+        start = time.perf_counter()
+        for _ in range(args.offline_rounds):
+            assert [doc.text for doc in punctuate(nlp, lines)] == [expected[line] for line in lines]
+        return args.offline_rounds * sum(len(line.split()) for line in lines) / (time.perf_counter() - start)
+
+    offline = offline_words_per_second()
     stream_lines = [" ".join(lines[i].split()[:5]) for i in range(10)]
     streamer = Streamer(nlp, FixedLookahead(4))
     stream_expected = [w.text for line in stream_lines for w in streamer.push_many(line.split())]
     stream_expected += [w.text for w in streamer.flush()]
-    del nlp
     port = free_port()
     server_threads = args.server_threads or args.threads
     server = subprocess.Popen(
@@ -301,12 +304,16 @@ def main() -> None:
         }
         for clients in [int(n) for n in args.clients.split(",")]:
             server_cpu, clients_cpu = cpu_seconds(server.pid), cpu_seconds(os.getpid(), False)
+            # timed again just before each phase, the server idle: other loads on a
+            # shared machine change the offline figure from minute to minute
+            phase_offline = offline_words_per_second()
             phase = load_phase(url, args.model, lines, expected, clients, args.seconds)
+            phase["offline_words_per_second"] = round(phase_offline)
             phase["cores_used"] = {  # of the phase's wall time: the server's and the clients'
                 "server": round((cpu_seconds(server.pid) - server_cpu) / phase["seconds"], 2),
                 "clients": round((cpu_seconds(os.getpid(), False) - clients_cpu) / phase["seconds"], 2),
             }
-            phase["share_of_offline"] = round(phase["words_per_second"] / offline, 2)
+            phase["share_of_offline"] = round(phase["words_per_second"] / phase_offline, 2)
             phase["memory"] = watch.phase()
             result["load"].append(phase)
             print(json.dumps(phase), flush=True)
