@@ -303,10 +303,10 @@ def main() -> None:
             "streams": None,
         }
         for clients in [int(n) for n in args.clients.split(",")]:
-            server_cpu, clients_cpu = cpu_seconds(server.pid), cpu_seconds(os.getpid(), False)
             # timed again just before each phase, the server idle: other loads on a
             # shared machine change the offline figure from minute to minute
             phase_offline = offline_words_per_second()
+            server_cpu, clients_cpu = cpu_seconds(server.pid), cpu_seconds(os.getpid(), False)
             phase = load_phase(url, args.model, lines, expected, clients, args.seconds)
             phase["offline_words_per_second"] = round(phase_offline)
             phase["cores_used"] = {  # of the phase's wall time: the server's and the clients'

@@ -28,7 +28,7 @@ def test_each_copy_punctuates_as_this_process_does_in_a_process_of_its_own():
     settings = nlp.get_pipe("punctuator").settings
     copies = ReplicaProcesses(["en_punct_sm"], replicas=2, threads=1)
     try:
-        pids = {copies._pools[replica].submit(os.getpid).result() for replica in range(2)}
+        pids = set(copies.pids())
         assert len(pids) == 2 and os.getpid() not in pids
         for replica in range(2):
             texts = copies.run(replica, "en_punct_sm", "texts", settings, LINES)
@@ -90,3 +90,12 @@ def test_serve_with_replicas_runs_them_in_processes_and_stops_them_on_sigterm():
         assert server.wait(timeout=60) in (0, -signal.SIGTERM), server.stderr.read().decode()
         assert b"Traceback" not in server.stderr.read()
     assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+
+
+def test_a_copy_that_cannot_load_says_why_and_leaves_no_process():
+    from spacy_punct.pipelines.loading import PipelineError
+
+    before = set(_spawned_children(os.getpid()))
+    with pytest.raises(PipelineError, match="no_such_pipeline"):
+        ReplicaProcesses(["no_such_pipeline"], replicas=2, threads=1)
+    assert set(_spawned_children(os.getpid())) <= before
