@@ -595,10 +595,10 @@ def service_memory(memory: Dict[str, Any]) -> str:
 
 
 def service_server(run: Dict[str, Any]) -> str:
-    """How the server ran, where not as offline: its threads, its worker processes."""
+    """How the server ran, where not as offline: its threads, its replicas."""
     threads, replicas = run.get("server_threads", run["threads"]), run.get("server_replicas", 1)
     if replicas > 1:
-        return f" offline; the server in {replicas} worker processes of {threads} thread(s) each"
+        return f" offline; the server with {replicas} replicas (processes of {threads} thread(s) each)"
     return f" offline and {threads} in the server" if threads != run["threads"] else ""
 
 
