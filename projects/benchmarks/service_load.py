@@ -11,6 +11,7 @@ server's memory at the start, peak and end of each phase.
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import random
@@ -20,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -131,18 +133,26 @@ def load_phase(
     counts = {"requests": 0, "words": 0, "errors": 0, "differ": 0}
     lock = threading.Lock()
     deadline = time.monotonic() + seconds
+    address = urllib.parse.urlsplit(url)
 
     def client(seed: int) -> None:
         rng = random.Random(seed)
-        with httpx.Client(timeout=60) as http:
+        # the standard library's client: the clients share the server's cores,
+        # and it spends less of them on a request than httpx does
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
+        try:
             while time.monotonic() < deadline:
                 line = rng.choice(lines)
                 start = time.perf_counter()
                 try:
-                    response = http.post(f"{url}/punctuate", json={"model": model, "texts": [line]})
-                    ok = response.status_code == 200
-                    same = ok and response.json()["texts"] == [expected[line]]
-                except httpx.HTTPError:
+                    body = json.dumps({"model": model, "texts": [line]})
+                    connection.request("POST", "/punctuate", body, {"Content-Type": "application/json"})
+                    response = connection.getresponse()
+                    body = response.read()
+                    ok = response.status == 200
+                    same = ok and json.loads(body)["texts"] == [expected[line]]
+                except (OSError, http.client.HTTPException, ValueError):
+                    connection.close()  # the next request opens a new connection
                     ok = same = False
                 elapsed = time.perf_counter() - start
                 with lock:
@@ -151,6 +161,8 @@ def load_phase(
                     counts["words"] += len(line.split()) if ok else 0
                     counts["errors"] += not ok
                     counts["differ"] += ok and not same
+        finally:
+            connection.close()
 
     threads = [threading.Thread(target=client, args=(seed,)) for seed in range(clients)]
     begin = time.monotonic()
