@@ -104,6 +104,7 @@ setup(
             "spacy_punct.tag_questions.v1 = spacy_punct.training.augment:create_tag_question_augmenter",
             "spacy_punct.questions.v1 = spacy_punct.training.augment:create_question_augmenter",
             "spacy_punct.case_noise.v1 = spacy_punct.training.augment:create_case_noise_augmenter",
+            "spacy_punct.repair_input.v1 = spacy_punct.training.augment:create_repair_input_augmenter",
             "spacy_punct.chained_augmenters.v1 = spacy_punct.training.augment:create_chained_augmenters",
             "spacy_punct.spoken_numbers_en.v1 = spacy_punct.training.spoken_numbers:create_spoken_numbers_augmenter",
         ],

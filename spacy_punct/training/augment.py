@@ -12,8 +12,9 @@ from spacy.util import registry
 
 from ..casing import capitalise
 from ..labels import ends_sentence, stronger
+from ..repair import damaged_text
 from ..word_records import WordRecord, example_records, make_example
-from ..words import sentence_spans
+from ..words import sentence_spans, word_offsets
 
 Augment = Callable[[Language, Example], Iterator[Example]]
 AugmentRecords = Callable[[List[WordRecord]], Iterator[List[WordRecord]]]
@@ -272,6 +273,42 @@ def _ends_in_tag(sentence: Sequence[WordRecord]) -> bool:
         if TAG_QUESTION.match(tag.strip().lower().replace("\u2019", "'")):
             return True
     return False
+
+
+@registry.augmenters("spacy_punct.repair_input.v1")
+def create_repair_input_augmenter(share: float = 0.3, max_sentences: int = 6, lower_all: float = 0.25) -> Augment:
+    """Teach the model to read the marks and case a text already has, for
+    the repair mode: with probability `share` an example's input becomes the
+    text as a recogniser damages it (`repair.damaged_text`: runs of 1 to
+    `max_sentences` sentences lose their marks and case, the others keep
+    them as written; with `lower_all` the whole text is lower-cased and the
+    runs lose their marks only), tokenized by the pipeline so that the kept
+    marks are tokens of the input. The gold marks are those of every word.
+
+    Put it last in a chain: it gives an input that is no longer word for
+    word. Texts whose words carry attributes (timings) stay as they are."""
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"share must be in [0, 1], not {share}.")
+    if max_sentences < 1:
+        raise ValueError(f"max_sentences must be at least 1, not {max_sentences}.")
+
+    def augment(nlp: Language, example: Example) -> Iterator[Example]:
+        if share == 0.0 or random.random() >= share or len(example.predicted) != len(example.reference):
+            yield example
+            return
+        records = example_records(example)
+        if any(record.extra for record in records):
+            yield example
+            return
+        damaged = damaged_text(records, random.Random(random.getrandbits(32)), max_sentences, lower_all=lower_all)
+        predicted = nlp.make_doc(damaged.text)
+        # a word the tokenizer reads otherwise with its mark (`U.S` + `.`): the example as it was
+        if word_offsets(predicted)[0] != word_offsets(example.reference)[0]:
+            yield example
+            return
+        yield Example(predicted, example.reference)
+
+    return augment
 
 
 @registry.augmenters("spacy_punct.chained_augmenters.v1")

@@ -7,8 +7,11 @@ from spacy.util import registry
 from spacy_punct.training.augment import (
     create_asr_noise_augmenter,
     create_case_noise_augmenter,
+    create_repair_input_augmenter,
     create_sentence_shuffle_augmenter,
 )
+from spacy_punct.align import gold_classes
+from spacy_punct.labels import LabelSet
 from spacy_punct.training.corpus import PunctCorpus
 from spacy_punct.word_records import example_records, make_example, word_records
 
@@ -221,3 +224,36 @@ def test_questions_are_repeated_with_or_without_the_next_sentence(nlp):
     out = list(create_question_augmenter(repeat=1, with_next=1.0)(nlp, example))
     assert [_written(eg) for eg in out[1:]] == ["Where are you? Here.", "Is that right? Yes."]
     assert list(create_question_augmenter(repeat=0)(nlp, example)) == [example]
+
+
+def test_repair_input_keeps_the_marks_of_some_runs_as_tokens_and_the_gold_of_every_word(nlp):
+    """The damaged input: runs keep their marks (tokens of the input) and
+    case, the others lose both; the gold classes are every word's, whatever
+    the input shows."""
+    random.seed(1)
+    text = "So how was it? It was long, but fine. We saw the Coast. Then we left. Did you? Yes, we did."
+    example = make_example(nlp.vocab, word_records(nlp.make_doc(text)))
+    label_set = LabelSet(["EMPTY", "COMMA", "PERIOD", "QUESTION"])
+    augment = create_repair_input_augmenter(share=1.0, max_sentences=1, lower_all=0.0)
+    outs = [out for _ in range(20) for out in augment(nlp, example)]
+    assert len(outs) == 20
+    gold = gold_classes(example, label_set)
+    kept = set()
+    for out in outs:
+        marks = [t.text for t in out.predicted if t.is_punct]
+        kept.update(marks)
+        assert 0 < len(marks) < 8  # alternate runs: some sentences keep their marks, some lose them
+        assert [g for g in gold_classes(out, label_set) if g >= 0] == gold
+        assert out.predicted.text.lower().replace(",", "").replace(".", "").replace("?", "").split() == text.lower().replace(",", "").replace(".", "").replace("?", "").split()
+    assert kept == {",", ".", "?"}
+    assert any("Coast" in out.predicted.text for out in outs) and any("coast" in out.predicted.text for out in outs)
+
+
+def test_repair_input_leaves_a_share_alone_and_rejects_bad_settings(nlp):
+    random.seed(0)
+    example = make_example(nlp.vocab, word_records(nlp.make_doc("One. Two, three. Four?")))
+    assert [out is example for out in create_repair_input_augmenter(share=0.0)(nlp, example)] == [True]
+    with pytest.raises(ValueError, match="share"):
+        create_repair_input_augmenter(share=1.5)
+    with pytest.raises(ValueError, match="max_sentences"):
+        create_repair_input_augmenter(max_sentences=0)
