@@ -1,6 +1,7 @@
 """Augmenters for punctuation training examples. Each works on the word
 records of a text (`RecordsAugmenter`): the training reader hands it the
 words it read, and spaCy's own loops call it on examples."""
+
 import random
 import re
 from dataclasses import replace
@@ -11,6 +12,7 @@ from spacy.training import Example
 from spacy.util import registry
 
 from ..casing import capitalise
+from ..extensions import set_token_extension_values
 from ..labels import ends_sentence, stronger
 from ..repair import damaged_text
 from ..word_records import WordRecord, example_records, make_example
@@ -87,7 +89,11 @@ def create_asr_noise_augmenter(
             elif draw < substitute + delete:
                 if noisy:
                     last = noisy[-1]
-                    noisy[-1] = replace(last, mark=stronger(cast(str, last.mark), cast(str, record.mark)), space=last.space or record.space)
+                    noisy[-1] = replace(
+                        last,
+                        mark=stronger(cast(str, last.mark), cast(str, record.mark)),
+                        space=last.space or record.space,
+                    )
             else:
                 text, seen = wrong_word()
                 noisy.append(WordRecord(text, seen, True, ""))
@@ -185,8 +191,7 @@ def _upper(text: str) -> str:
 # a tag after a comma that closes a question: `, isn't it?`, `, do you?`,
 # `, won't we?` (`is n't` split as IWSLT writes it too); `, right?` is
 # common enough (a thousand in the TED talks) to need no help
-_AUX = ("is|are|was|were|am|ai|do|does|did|have|has|had|can|could|will|wo|would"
-        "|shall|sha|should|may|might|must|need")
+_AUX = "is|are|was|were|am|ai|do|does|did|have|has|had|can|could|will|wo|would|shall|sha|should|may|might|must|need"
 _PRONOUN = "i|you|he|she|it|we|they|there|that|one"
 TAG_QUESTION = re.compile(rf"^(?:{_AUX})(?: ?n't| not)? (?:{_PRONOUN})$")
 
@@ -286,7 +291,8 @@ def create_repair_input_augmenter(share: float = 0.3, max_sentences: int = 6, lo
     marks are tokens of the input. The gold marks are those of every word.
 
     Put it last in a chain: it gives an input that is no longer word for
-    word. Texts whose words carry attributes (timings) stay as they are."""
+    word. The words' attributes (a teacher's probabilities, timings) go with
+    them onto the new input."""
     if not 0.0 <= share <= 1.0:
         raise ValueError(f"share must be in [0, 1], not {share}.")
     if max_sentences < 1:
@@ -297,15 +303,18 @@ def create_repair_input_augmenter(share: float = 0.3, max_sentences: int = 6, lo
             yield example
             return
         records = example_records(example)
-        if any(record.extra for record in records):
-            yield example
-            return
         damaged = damaged_text(records, random.Random(random.getrandbits(32)), max_sentences, lower_all=lower_all)
         predicted = nlp.make_doc(damaged.text)
+        words, ends = word_offsets(predicted)
+        reference_words, reference_ends = word_offsets(example.reference)
         # a word the tokenizer reads otherwise with its mark (`U.S` + `.`): the example as it was
-        if word_offsets(predicted)[0] != word_offsets(example.reference)[0]:
+        if words != reference_words:
             yield example
             return
+        extras = {end: record.extra for end, record in zip(reference_ends, records) if end is not None and record.extra}
+        for token, end in zip(predicted, ends):
+            if end in extras:
+                set_token_extension_values(predicted, token.idx, extras[end])
         yield Example(predicted, example.reference)
 
     return augment

@@ -177,8 +177,10 @@ def test_sentence_shuffle_leaves_short_examples_and_share_zero_alone(nlp, corpus
 def test_tag_questions_are_repeated_as_texts_of_their_own(nlp):
     from spacy_punct.training.augment import create_tag_question_augmenter
 
-    text = ("we met at noon. It's cold in here, isn't it? She said so. "
-            "You know the way, do n't you? Yes. Is that right? We left, right? ok")
+    text = (
+        "we met at noon. It's cold in here, isn't it? She said so. "
+        "You know the way, do n't you? Yes. Is that right? We left, right? ok"
+    )
     doc = nlp.make_doc(text)
     records = [r for r in word_records(doc)]
     example = make_example(nlp.vocab, records)
@@ -244,7 +246,10 @@ def test_repair_input_keeps_the_marks_of_some_runs_as_tokens_and_the_gold_of_eve
         kept.update(marks)
         assert 0 < len(marks) < 8  # alternate runs: some sentences keep their marks, some lose them
         assert [g for g in gold_classes(out, label_set) if g >= 0] == gold
-        assert out.predicted.text.lower().replace(",", "").replace(".", "").replace("?", "").split() == text.lower().replace(",", "").replace(".", "").replace("?", "").split()
+        assert (
+            out.predicted.text.lower().replace(",", "").replace(".", "").replace("?", "").split()
+            == text.lower().replace(",", "").replace(".", "").replace("?", "").split()
+        )
     assert kept == {",", ".", "?"}
     assert any("Coast" in out.predicted.text for out in outs) and any("coast" in out.predicted.text for out in outs)
 
@@ -257,3 +262,16 @@ def test_repair_input_leaves_a_share_alone_and_rejects_bad_settings(nlp):
         create_repair_input_augmenter(share=1.5)
     with pytest.raises(ValueError, match="max_sentences"):
         create_repair_input_augmenter(max_sentences=0)
+
+
+def test_repair_input_carries_the_words_attributes_onto_the_new_input(nlp):
+    random.seed(3)
+    records = word_records(nlp.make_doc("Is it late? No, it is early. We can stay. Can we?"))
+    for i, record in enumerate(records):
+        record.extra = {"teacher_probs": [float(i), 0.0, 0.0, 0.0]}
+    example = make_example(nlp.vocab, records)
+    out = next(create_repair_input_augmenter(share=1.0, max_sentences=1, lower_all=0.0)(nlp, example))
+    assert any(t.is_punct for t in out.predicted)
+    carried = [t._.teacher_probs[0] for t in out.predicted if not t.is_punct]
+    assert carried == [float(i) for i in range(len(records))]
+    assert all(t._.teacher_probs is None for t in out.predicted if t.is_punct)
