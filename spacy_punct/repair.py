@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Set
 
 import numpy
+from spacy.tokens import Doc
+from spacy.vocab import Vocab
 
 from .labels import LabelSet
 from .word_records import WordRecord
@@ -90,6 +92,23 @@ def damaged_text(
                 position += 1
             stripped.append(strip)
     return DamagedText("".join(parts).rstrip(" "), stripped, starts, ends)
+
+
+def damaged_doc(vocab: Vocab, records: Sequence[WordRecord], damaged: DamagedText) -> Doc:
+    """The damaged text as a doc of the records' words, each kept mark a token
+    of its own after its word: the words as the training text has them,
+    whatever a tokenizer would make of `U.S.` or `[UNK]`."""
+    words: List[str] = []
+    spaces: List[bool] = []
+    for record, stripped, start, end in zip(records, damaged.stripped, damaged.starts, damaged.ends):
+        words.append(damaged.text[start:end])
+        if record.mark and not stripped:
+            spaces.append(record.mark in _SPACED_MARKS)
+            words.append(record.mark)
+        spaces.append(record.space)
+    if spaces:
+        spaces[-1] = False
+    return Doc(vocab, words=words, spaces=spaces)
 
 
 def slot_records(table: TokenTable, slots: MarkSlots, ends: Sequence[int]) -> List[Optional[int]]:

@@ -5,6 +5,7 @@ import spacy
 
 from spacy_punct.labels import DEFAULT_LABELS, LabelSet
 from spacy_punct.repair import (
+    damaged_doc,
     damaged_text,
     missing_stretches,
     n_features,
@@ -32,6 +33,18 @@ def test_nothing_stripped_is_the_text_as_written_and_everything_stripped_is_bare
     assert all(bare.stripped)
     for text in (kept, bare):  # each word found where its offsets say
         assert [text.text[s:e].lower() for s, e in zip(text.starts, text.ends)] == [r.text.lower() for r in records]
+
+
+def test_the_damaged_doc_has_the_records_words_and_each_kept_mark_after_its_word():
+    nlp, records = _records("We met the [UNK] of U.S. firms, in non-stop talks. Then - we left.")
+    for seed in range(6):
+        damaged = damaged_text(records, random.Random(seed))
+        doc = damaged_doc(nlp.vocab, records, damaged)
+        assert doc.text == damaged.text
+        words = [t.text for t in doc if not t.is_punct]
+        assert [w.lower() for w in words] == [r.text.lower() for r in records]
+        marks = [t.text for t in doc if t.is_punct]
+        assert marks == [r.mark for r, stripped in zip(records, damaged.stripped) if r.mark and not stripped]
 
 
 def test_runs_of_whole_sentences_lose_marks_and_case_together():

@@ -14,7 +14,7 @@ from spacy.util import registry
 from ..casing import capitalise
 from ..extensions import set_token_extension_values
 from ..labels import ends_sentence, stronger
-from ..repair import damaged_text
+from ..repair import damaged_doc, damaged_text
 from ..word_records import WordRecord, example_records, make_example
 from ..words import sentence_spans, word_offsets
 
@@ -287,8 +287,7 @@ def create_repair_input_augmenter(share: float = 0.3, max_sentences: int = 6, lo
     text as a recogniser damages it (`repair.damaged_text`: runs of 1 to
     `max_sentences` sentences lose their marks and case, the others keep
     them as written; with `lower_all` the whole text is lower-cased and the
-    runs lose their marks only), tokenized by the pipeline so that the kept
-    marks are tokens of the input. The gold marks are those of every word.
+    runs lose their marks only), the kept marks tokens of the input. The gold marks are those of every word.
 
     Put it last in a chain: it gives an input that is no longer word for
     word. The words' attributes (a teacher's probabilities, timings) go with
@@ -304,11 +303,10 @@ def create_repair_input_augmenter(share: float = 0.3, max_sentences: int = 6, lo
             return
         records = example_records(example)
         damaged = damaged_text(records, random.Random(random.getrandbits(32)), max_sentences, lower_all=lower_all)
-        predicted = nlp.make_doc(damaged.text)
+        predicted = damaged_doc(nlp.vocab, records, damaged)
         words, ends = word_offsets(predicted)
         reference_words, reference_ends = word_offsets(example.reference)
-        # a word the tokenizer reads otherwise with its mark (`U.S` + `.`): the example as it was
-        if words != reference_words:
+        if words != reference_words:  # a mark that does not read as punctuation: the example as it was
             yield example
             return
         extras = {end: record.extra for end, record in zip(reference_ends, records) if end is not None and record.extra}
