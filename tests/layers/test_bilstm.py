@@ -55,6 +55,24 @@ def test_the_padded_cpu_run_gives_the_packed_outputs_and_gradients():
     assert set(encoder.state_dict()) == {"lstm." + name for name in encoder.lstm.state_dict()}
 
 
+def test_inference_reads_the_docs_of_each_length_without_padding(monkeypatch):
+    torch.manual_seed(0)
+    encoder = PackedBiLSTM(torch.nn.LSTM(12, 6, 2, bidirectional=True)).eval()
+    lengths = torch.tensor([7, 3, 0, 7, 1, 3])
+    valid = (torch.arange(7).unsqueeze(1) < lengths).unsqueeze(2)
+    X = torch.randn(7, 6, 12) * valid
+    read = []
+    run_one_way = encoder._run_one_way
+    monkeypatch.setattr(encoder, "_run_one_way", lambda H, *args: read.append(H.shape[:2]) or run_one_way(H, *args))
+    with torch.no_grad():
+        Y = encoder(X, lengths)
+        packed = encoder._packed_forward(X, lengths)
+    torch.testing.assert_close(Y, packed * valid, atol=1e-6, rtol=1e-5)
+    assert not (Y * ~valid).any()
+    # one group per length, two layers of two directions each: no padding read
+    assert sorted(set(read)) == [(1, 1), (3, 2), (7, 2)] and len(read) == 12
+
+
 def test_dropout_between_layers_in_training_only():
     torch.manual_seed(0)
     encoder = PackedBiLSTM(torch.nn.LSTM(8, 4, 2, bidirectional=True, dropout=0.5))
