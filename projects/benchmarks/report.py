@@ -613,7 +613,13 @@ def service_section(files: Sequence[Path]) -> List[str]:
             + f", loopback, {run['seconds']:g} s a phase, one line of "
             f"3 to 120 words a request; offline `punctuate` in the same run: "
             f"{run['offline_words_per_second']:,} words/s at the start"
-            + (", and again before each phase." if "offline_words_per_second" in run["load"][0] else "."),
+            + (
+                ", and again just before and just after each phase, the phase set against their mean."
+                if "offline_before_after" in run["load"][0]
+                else ", and again before each phase."
+                if "offline_words_per_second" in run["load"][0]
+                else "."
+            ),
             "",
         ]
         rows = [
@@ -621,7 +627,11 @@ def service_section(files: Sequence[Path]) -> List[str]:
                 str(phase["clients"]),
                 f"{phase['requests']:,}",
                 f"{phase['words_per_second']:,}",
-                f"{phase['offline_words_per_second']:,}" if "offline_words_per_second" in phase else "",
+                " / ".join(f"{n:,}" for n in phase["offline_before_after"])
+                if "offline_before_after" in phase
+                else f"{phase['offline_words_per_second']:,}"
+                if "offline_words_per_second" in phase
+                else "",
                 f"{100 * phase['share_of_offline']:.0f}%",
                 f"{phase['p50_ms']:g}",
                 f"{phase['p99_ms']:g}",
@@ -661,7 +671,9 @@ def service_section(files: Sequence[Path]) -> List[str]:
                     "clients",
                     "requests",
                     "words/s",
-                    "offline words/s just before",
+                    "offline words/s (just before / just after)"
+                    if any("offline_before_after" in phase for phase in run["load"])
+                    else "offline words/s just before",
                     "of offline",
                     "p50 ms",
                     "p99 ms",

@@ -256,6 +256,7 @@ def main() -> None:
     parser.add_argument("--clients", default="1,8,64", help="The load phases' client counts.")
     parser.add_argument("--offline-rounds", type=int, default=3, help="Warm passes over the lines timed offline.")
     parser.add_argument("--batch-wait-ms", type=float, default=None, help="The server's --batch-wait-ms.")
+    parser.add_argument("--batch-items", type=int, default=None, help="The server's --batch-items.")
     args = parser.parse_args()
     lines = mixed_lines(400)
     nlp = load_pipeline(args.model, threads=args.threads)
@@ -289,6 +290,7 @@ def main() -> None:
             str(args.server_replicas),
         ]
         + ([] if args.batch_wait_ms is None else ["--batch-wait-ms", str(args.batch_wait_ms)])
+        + ([] if args.batch_items is None else ["--batch-items", str(args.batch_items)])
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -311,20 +313,25 @@ def main() -> None:
             "offline_words_per_second": round(offline),
             "offline_rounds": args.offline_rounds,
             "batch_wait_ms": args.batch_wait_ms,
+            "batch_items": args.batch_items,
             "load": [],
             "streams": None,
         }
         for clients in [int(n) for n in args.clients.split(",")]:
-            # timed again just before each phase, the server idle: other loads on a
-            # shared machine change the offline figure from minute to minute
-            phase_offline = offline_words_per_second()
+            # timed again just before and just after each phase, the server idle, and
+            # the phase set against their mean: other loads on a shared machine change
+            # the offline figure from minute to minute
+            before = offline_words_per_second()
             server_cpu, clients_cpu = cpu_seconds(server.pid), cpu_seconds(os.getpid(), False)
             phase = load_phase(url, args.model, lines, expected, clients, args.seconds)
-            phase["offline_words_per_second"] = round(phase_offline)
             phase["cores_used"] = {  # of the phase's wall time: the server's and the clients'
                 "server": round((cpu_seconds(server.pid) - server_cpu) / phase["seconds"], 2),
                 "clients": round((cpu_seconds(os.getpid(), False) - clients_cpu) / phase["seconds"], 2),
             }
+            after = offline_words_per_second()
+            phase_offline = (before + after) / 2
+            phase["offline_before_after"] = [round(before), round(after)]
+            phase["offline_words_per_second"] = round(phase_offline)
             phase["share_of_offline"] = round(phase["words_per_second"] / phase_offline, 2)
             phase["memory"] = watch.phase()
             result["load"].append(phase)
