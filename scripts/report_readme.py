@@ -17,6 +17,7 @@ from typing import Dict, List
 from generated import write_between
 
 from spacy_punct.evaluation.score_tables import BundledRow, pipelines_table
+from spacy_punct.evaluation.speed import machine_in_words
 from spacy_punct.languages import LANGUAGES, language_entry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,7 +71,7 @@ def machines() -> str:
     seen: List[str] = []
     for path in sorted(SPEEDS.glob("*.json")):
         host = json.loads(path.read_text(encoding="utf8")).get("machine")
-        words = f"{host['cpu']}, the int8 layers' products in {host['int8_products']}" if host else "not recorded"
+        words = machine_in_words(host) if host else "not recorded"
         if words not in seen:
             seen.append(words)
     return "; ".join(seen)

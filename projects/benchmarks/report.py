@@ -22,6 +22,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from spacy_punct.evaluation import RUN_FILE
 from spacy_punct.evaluation.score_tables import RunScores, markdown_table, percent, runs_table, score_table
+from spacy_punct.evaluation.speed import machine_in_words
 from spacy_punct.languages import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -425,7 +426,7 @@ def side_by_side_section(speed_files: Sequence[Path]) -> List[str]:
         run = load(path)
         names = list(run["words_per_second"])
         host = run.get("machine")
-        on = f", {host['cpu']}, the int8 layers' products in {host['int8_products']}" if host else ""
+        on = f", {machine_in_words(host)}" if host else ""
         lines += [
             f"`{path.name}`: {run['threads']} thread{'s' if run['threads'] > 1 else ''}{on}.",
             "",

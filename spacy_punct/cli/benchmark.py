@@ -70,7 +70,7 @@ def benchmark(
     workers = f"{processes} processes of 1 thread" if processes > 1 else f"threads {threads}"
     typer.echo(f"{data}: {len(lines)} lines, {n_words} words; {workers}, batch {batch_size}, best of {rounds}")
     host = machine(set().union(*(int8_weight_bits(nlp) for nlp in pipelines.values())))
-    typer.echo(f"CPU: {host['cpu']}; int8 layers' products: {host['int8_products']}")
+    typer.echo(f"CPU: {host['cpu']} ({host['instructions']}); int8 layers' products: {host['int8_products']}")
     bar = tqdm(
         total=rounds * len(models), desc="timings", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False
     )

@@ -5,7 +5,7 @@ counting (other processes sharing the cores only ever slow a round)."""
 import platform
 import time
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Set, Union
+from typing import Callable, Dict, Iterable, List, Mapping, Optional, Set, Union
 
 from spacy.language import Language
 
@@ -89,6 +89,28 @@ def cpu_name() -> str:
     return platform.processor() or platform.machine() or "unknown"
 
 
+# the instructions that int8 and float32 products run fastest on, as Linux names them
+VECTOR_FLAGS = ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "amx_int8")
+
+
+def vector_instructions(flags: Iterable[str]) -> str:
+    """Which of `VECTOR_FLAGS` a CPU's flags hold, in words: "avx2, avx512f"."""
+    held = set(flags)
+    return ", ".join(flag for flag in VECTOR_FLAGS if flag in held) or "none of " + ", ".join(VECTOR_FLAGS)
+
+
+def cpu_flags() -> List[str]:
+    """The CPU's flags as the system gives them (Linux: /proc/cpuinfo); none elsewhere."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("flags") and ":" in line:
+                    return line.split(":", 1)[1].split()
+    except OSError:
+        pass
+    return []
+
+
 PRODUCT_NAMES = {
     INT_MM: "int8 instructions",
     U8S8: "fbgemm's int8 kernels",
@@ -97,12 +119,24 @@ PRODUCT_NAMES = {
 
 
 def machine(weight_bits: Iterable[int] = (7,)) -> Dict[str, str]:
-    """What a speed depends on besides the pipeline: the CPU, and how int8
-    layers with weights of each of `weight_bits` (those of the pipelines
-    timed, see `int8_weight_bits`) compute their products on it
-    (`layers.int8_linear`)."""
+    """What a speed depends on besides the pipeline: the CPU, its vector
+    instructions (one CPU name covers models with and without int8 dot
+    products), and how int8 layers with weights of each of `weight_bits`
+    (those of the pipelines timed, see `int8_weight_bits`) compute their
+    products on it (`layers.int8_linear`)."""
     ways = sorted({PRODUCT_NAMES[fastest_product(weight_levels(bits))] for bits in weight_bits})
-    return {"cpu": cpu_name(), "int8_products": " and ".join(ways) if ways else "none (no int8 layers)"}
+    return {
+        "cpu": cpu_name(),
+        "instructions": vector_instructions(cpu_flags()),
+        "int8_products": " and ".join(ways) if ways else "none (no int8 layers)",
+    }
+
+
+def machine_in_words(host: Mapping[str, str]) -> str:
+    """A `machine()` record as the reports write it; records written before
+    the instructions were, without them."""
+    instructions = f" ({host['instructions']})" if "instructions" in host else ""
+    return f"{host['cpu']}{instructions}, the int8 layers' products in {host['int8_products']}"
 
 
 def int8_weight_bits(nlp: Language) -> Set[int]:

@@ -63,7 +63,11 @@ def test_the_machine_names_the_cpu_and_how_int8_products_run(monkeypatch):
     asked = []
     for way, words in benchmark.PRODUCT_NAMES.items():
         monkeypatch.setattr(benchmark, "fastest_product", lambda levels, way=way: asked.append(levels) or way)
-        assert benchmark.machine() == {"cpu": benchmark.cpu_name(), "int8_products": words}
+        assert benchmark.machine() == {
+            "cpu": benchmark.cpu_name(),
+            "instructions": benchmark.vector_instructions(benchmark.cpu_flags()),
+            "int8_products": words,
+        }
     assert benchmark.machine([8])["int8_products"] == benchmark.PRODUCT_NAMES["float32"]
     assert asked == [63, 63, 63, 127]  # the quantizer's default weights, 7 bits, unless told
     monkeypatch.setattr(benchmark, "fastest_product", lambda levels: "float32" if levels == 127 else "fbgemm u8s8")
@@ -71,6 +75,19 @@ def test_the_machine_names_the_cpu_and_how_int8_products_run(monkeypatch):
     assert both == "fbgemm's int8 kernels and float32 (no fast int8 product)"
     assert benchmark.machine([])["int8_products"] == "none (no int8 layers)"
     assert benchmark.cpu_name() not in ("", "unknown")
+
+
+def test_the_machine_says_which_vector_instructions_the_cpu_has():
+    from spacy_punct.evaluation.speed import machine_in_words, vector_instructions
+
+    # an AVX2 CPU without int8 dot products and one with them share a name
+    assert vector_instructions(["fpu", "avx", "avx2", "fma"]) == "avx2"
+    assert vector_instructions(["avx512_vnni", "avx2", "avx512f", "avx_vnni"]) == "avx2, avx512f, avx512_vnni, avx_vnni"
+    assert vector_instructions([]).startswith("none of avx2")
+    host = {"cpu": "AMD EPYC", "instructions": "avx2", "int8_products": "fbgemm's int8 kernels"}
+    assert machine_in_words(host) == "AMD EPYC (avx2), the int8 layers' products in fbgemm's int8 kernels"
+    del host["instructions"]  # a record written before the instructions were
+    assert machine_in_words(host) == "AMD EPYC, the int8 layers' products in fbgemm's int8 kernels"
 
 
 def test_the_int8_weight_bits_are_those_of_the_pipelines_quantizer():
