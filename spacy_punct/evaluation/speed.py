@@ -77,16 +77,21 @@ def compare_speeds(
     return best
 
 
-def cpu_name() -> str:
-    """The CPU's model name as the system gives it (Linux: /proc/cpuinfo)."""
+def _cpuinfo(field: str) -> str:
+    """The first value of `field` in Linux's /proc/cpuinfo; "" where there is none."""
     try:
         with open("/proc/cpuinfo", encoding="utf8") as cpuinfo:
             for line in cpuinfo:
-                if line.startswith("model name") and ":" in line:
+                if line.startswith(field) and ":" in line:
                     return line.split(":", 1)[1].strip()
     except OSError:
         pass
-    return platform.processor() or platform.machine() or "unknown"
+    return ""
+
+
+def cpu_name() -> str:
+    """The CPU's model name as the system gives it (Linux: /proc/cpuinfo)."""
+    return _cpuinfo("model name") or platform.processor() or platform.machine() or "unknown"
 
 
 # the instructions that int8 and float32 products run fastest on, as Linux names them
@@ -101,14 +106,7 @@ def vector_instructions(flags: Iterable[str]) -> str:
 
 def cpu_flags() -> List[str]:
     """The CPU's flags as the system gives them (Linux: /proc/cpuinfo); none elsewhere."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf8") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("flags") and ":" in line:
-                    return line.split(":", 1)[1].split()
-    except OSError:
-        pass
-    return []
+    return _cpuinfo("flags").split()
 
 
 PRODUCT_NAMES = {
