@@ -1,24 +1,18 @@
 """projects/benchmarks/avx2_speed.py: the int8 layers choose as on a CPU
 without int8 instructions, and encoders cut to their lowest layers still run."""
 
-import importlib.util
 import re
-from pathlib import Path
 
 from spacy_punct.layers import int8_linear
 from spacy_punct.layers.hf_models import hf_models
 
 from ..conftest import TEXTS
 from ..layers.test_transformer import trf_pipeline
-
-ROOT = Path(__file__).parents[2]
+from . import benchmark_script
 
 
 def _module():
-    spec = importlib.util.spec_from_file_location("avx2_speed", ROOT / "projects" / "benchmarks" / "avx2_speed.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_script("avx2_speed")
 
 
 def test_the_int8_layers_never_take_torchs_int8_product(monkeypatch):

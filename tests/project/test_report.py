@@ -1,17 +1,12 @@
 """projects/benchmarks/report.py finds runs from their folders, with no table of runs in its code."""
 
-import importlib.util
 import json
-from pathlib import Path
 
-ROOT = Path(__file__).parents[2]
+from . import ROOT, benchmark_script
 
 
 def _report_module():
-    spec = importlib.util.spec_from_file_location("report", ROOT / "projects" / "benchmarks" / "report.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_script("report")
 
 
 def test_a_new_run_folder_is_reported_with_its_own_description_and_target(tmp_path):
