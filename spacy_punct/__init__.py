@@ -13,10 +13,10 @@ from .components.tokenizer import PunctTokenizer
 from .decode import DecisionSettings
 from .evaluation.scoring import evaluate
 from .extensions import register_extensions
+from .formats.timed import RecordError, TimedWord
 from .inference.records import output_record, punctuate_records
 from .inference.streaming import CommittedWord, EntropyLookahead, FixedLookahead, Streamer, stream_punctuate
 from .inference.texts import punctuate, punctuate_pieces
-from .inference.timed import RecordError, TimedWord
 from .labels import LabelSet
 from .layers.classifier import build_punctuator_model
 from .pipelines.loading import PipelineError, find_punctuator, load_pipeline

@@ -15,7 +15,7 @@ from spacy.language import Language
 from tqdm import tqdm
 
 from ..decode import DecisionSettings, check_settings
-from ..inference import textio
+from ..formats import textio
 from ..languages import language_entry
 from ..layers import transformer
 from ..pipelines.loading import PipelineError, find_punctuator, load_for_long_run

@@ -7,11 +7,11 @@ import typer
 from spacy.language import Language
 
 from ..decode import DecisionSettings
-from ..inference import textio
-from ..inference.input_formats import check_engine
+from ..formats import textio
+from ..formats.input_formats import check_engine
+from ..formats.timed import RecordError
 from ..inference.output_formats import OutputWriter, make_writer
 from ..inference.text_jobs import punctuated_output
-from ..inference.timed import RecordError
 from ..inference.transcripts import detect_format, make_format, punctuate_transcript
 from ..pipelines.loading import PipelineError, load_pipeline
 from ..runtime.threads import DEFAULT_THREADS

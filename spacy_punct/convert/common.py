@@ -8,7 +8,7 @@ from typing import FrozenSet, Iterable, List, Optional, Tuple, Union
 
 from spacy.tokens import Doc
 
-from ..inference import textio
+from ..formats import textio
 from ..labels import EMPTY, MARK_LABELS
 from ..word_records import word_records
 

@@ -10,7 +10,7 @@ from typing import Iterator
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ..inference.timed import RecordError, parse_json_line, record_word_list, timed_words, words_doc
+from ..formats.timed import RecordError, parse_json_line, record_word_list, timed_words, words_doc
 from .common import ConversionError, ConversionStats, ConvertOptions, input_files, read_text
 
 

@@ -19,9 +19,9 @@ from typing import Any, Dict, List, Optional, Union
 import pyarrow
 import ray
 
-from ..inference.input_formats import check_engine, file_format
+from ..formats.input_formats import check_engine, file_format
+from ..formats.timed import RecordError, parse_json_line
 from ..inference.records import punctuate_records, record_line
-from ..inference.timed import RecordError, parse_json_line
 from . import ray_io
 from .ray_io import JSONLinesSink, JSONLinesSource, ParquetSource
 

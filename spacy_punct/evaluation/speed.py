@@ -9,7 +9,7 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional, Set, Union
 
 from spacy.language import Language
 
-from ..inference import textio
+from ..formats import textio
 from ..layers.int8_linear import INT_MM, U8S8, fastest_product, weight_levels
 from ..training.corpus import PunctCorpus
 

@@ -1,2 +1,3 @@
 """Punctuating what users bring: texts of any length, records, streams of
-words, their input and output formats, captions, and the loops over them."""
+words and recognisers' files (read and written by `formats`), and the loops
+over them."""

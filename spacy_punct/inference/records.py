@@ -12,9 +12,9 @@ from spacy.tokens import Doc
 
 from ..decode import DecisionSettings
 from ..extensions import register_extensions, token_values
+from ..formats.timed import RecordError, record_word_list, timed_words, words_doc
 from ..pipelines.loading import find_punctuator
 from .texts import punctuate_docs
-from .timed import RecordError, record_word_list, timed_words, words_doc
 
 register_extensions()
 

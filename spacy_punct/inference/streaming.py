@@ -18,11 +18,11 @@ from spacy.tokens import Doc
 from spacy.util import registry
 
 from ..decode import Decisions, DecisionSettings, sentence_starts
+from ..formats.timed import TimedWord, split_word, timed_word, words_doc
 from ..labels import ends_sentence
 from ..languages import language_rules
 from ..pipelines.loading import find_punctuator, predict_probs
 from ..rewrite import plan_rewrite
-from .timed import TimedWord, split_word, timed_word, words_doc
 
 
 class LookaheadPolicy(Protocol):

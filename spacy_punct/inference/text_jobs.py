@@ -13,12 +13,12 @@ from typing import Any, Iterator, List, NamedTuple, Optional, Tuple
 from spacy.language import Language
 
 from ..decode import DecisionSettings
+from ..formats.textio import TextReader
+from ..formats.timed import RecordError, line_words, parse_json_line
 from .output_formats import OutputWriter
 from .records import record_doc
 from .streaming import Streamer
-from .textio import TextReader
 from .texts import punctuate_docs, punctuate_parts
-from .timed import RecordError, line_words, parse_json_line
 
 
 class Written(NamedTuple):

@@ -22,9 +22,9 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..decode import DecisionSettings
-from .captions import CaptionWord, CueBuilder, caption_header, format_cue
+from ..formats.captions import CaptionWord, CueBuilder, caption_header, format_cue
+from ..formats.timed import RecordError, TimedWord, words_doc
 from .texts import punctuate_docs
-from .timed import RecordError, TimedWord, words_doc
 
 transcript_formats = catalogue.create("spacy_punct", "transcript_formats", entry_points=True)
 

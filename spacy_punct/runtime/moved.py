@@ -1,6 +1,7 @@
 """The modules' old import paths, from before the package had its floors in
-folders (0.1.0): `import spacy_punct.texts` or a pickle naming
-`spacy_punct.layers.autocast` finds the module where it lives now."""
+folders (0.1.0) and its file formats a folder of their own: `import
+spacy_punct.texts` or a pickle naming `spacy_punct.layers.autocast` or
+`spacy_punct.inference.timed` finds the module where it lives now."""
 
 import importlib
 import importlib.abc
@@ -20,11 +21,15 @@ MOVED = {
     "spacy_punct.records": "spacy_punct.inference.records",
     "spacy_punct.streaming": "spacy_punct.inference.streaming",
     "spacy_punct.text_jobs": "spacy_punct.inference.text_jobs",
-    "spacy_punct.textio": "spacy_punct.inference.textio",
-    "spacy_punct.timed": "spacy_punct.inference.timed",
-    "spacy_punct.captions": "spacy_punct.inference.captions",
-    "spacy_punct.input_formats": "spacy_punct.inference.input_formats",
+    "spacy_punct.textio": "spacy_punct.formats.textio",
+    "spacy_punct.timed": "spacy_punct.formats.timed",
+    "spacy_punct.captions": "spacy_punct.formats.captions",
+    "spacy_punct.input_formats": "spacy_punct.formats.input_formats",
     "spacy_punct.output_formats": "spacy_punct.inference.output_formats",
+    "spacy_punct.inference.textio": "spacy_punct.formats.textio",
+    "spacy_punct.inference.timed": "spacy_punct.formats.timed",
+    "spacy_punct.inference.captions": "spacy_punct.formats.captions",
+    "spacy_punct.inference.input_formats": "spacy_punct.formats.input_formats",
     "spacy_punct.tuning": "spacy_punct.evaluation.tuning",
     "spacy_punct.benchmark": "spacy_punct.evaluation.speed",
     "spacy_punct.score_tables": "spacy_punct.evaluation.score_tables",

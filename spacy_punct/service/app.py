@@ -18,8 +18,8 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from spacy.language import Language
 
 from ..decode import DecisionSettings, check_settings
+from ..formats.timed import RecordError, line_words
 from ..inference.streaming import FixedLookahead, Streamer
-from ..inference.timed import RecordError, line_words
 from ..pipelines.loading import find_punctuator
 from .batcher import Batcher, BatchRun, QueueFull
 from .processes import ReplicaProcesses

@@ -6,7 +6,7 @@ import pytest
 import spacy
 
 from spacy_punct.evaluation.speed import benchmark_lines, compare_speeds, count_words, words_per_second
-from spacy_punct.inference.textio import InputError
+from spacy_punct.formats.textio import InputError
 
 from ..conftest import TEXTS
 

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
+from spacy_punct.formats.timed import RecordError
 from spacy_punct.inference.records import output_record, punctuate_records, record_doc
-from spacy_punct.inference.timed import RecordError
 
 from ..conftest import TEXTS
 

@@ -3,6 +3,7 @@ import tracemalloc
 import numpy
 import pytest
 
+from spacy_punct.formats.timed import RecordError, TimedWord
 from spacy_punct.inference.streaming import (
     EntropyLookahead,
     FixedLookahead,
@@ -11,7 +12,6 @@ from spacy_punct.inference.streaming import (
     stream_punctuate,
 )
 from spacy_punct.inference.texts import punctuate
-from spacy_punct.inference.timed import RecordError, TimedWord
 
 from ..conftest import TEXTS
 

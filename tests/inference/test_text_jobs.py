@@ -1,9 +1,9 @@
 import io
 import json
 
+from spacy_punct.formats.textio import TextReader
 from spacy_punct.inference.output_formats import make_writer
 from spacy_punct.inference.text_jobs import punctuated_output
-from spacy_punct.inference.textio import TextReader
 
 
 def _reader(text):

@@ -131,7 +131,7 @@ def test_memory_does_not_grow_with_the_batch_size(tmp_path):
     script = (
         "import resource, sys\n"
         "from spacy_punct import load_pipeline, punctuate\n"
-        "from spacy_punct.inference.textio import open_text\n"
+        "from spacy_punct.formats.textio import open_text\n"
         "nlp = load_pipeline('en')\n"
         "for doc in punctuate(nlp, open_text(sys.argv[1]), batch_size=int(sys.argv[2])):\n"
         "    pass\n"

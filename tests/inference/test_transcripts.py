@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from spacy_punct.inference.timed import RecordError
+from spacy_punct.formats.timed import RecordError
 from spacy_punct.inference.transcripts import OutputWord, detect_format, make_format, output_words
 
 DATA = Path(__file__).parents[1] / "data" / "recognisers"
@@ -111,8 +111,8 @@ def test_what_cannot_be_read_is_named_with_its_line(name, text, message):
 
 
 def test_output_words_carry_marks_onto_their_words(trained):
+    from spacy_punct.formats.timed import TimedWord, words_doc
     from spacy_punct.inference.texts import punctuate_docs
-    from spacy_punct.inference.timed import TimedWord, words_doc
 
     words = [TimedWord(text, k * 0.5, k * 0.5 + 0.4) for k, text in enumerate(WORDS)]
     doc, _ = next(iter(punctuate_docs(trained, [(words_doc(trained, words), None)])))

@@ -6,7 +6,7 @@ import spacy
 from spacy.tokens import DocBin
 from thinc.api import Adam
 
-from spacy_punct.inference.timed import TimedWord, words_doc
+from spacy_punct.formats.timed import TimedWord, words_doc
 from spacy_punct.layers.pauses import build_pause_features, pause_after
 from spacy_punct.training.corpus import PunctCorpus
 

@@ -175,7 +175,7 @@ def test_long_doc_through_strided_windows(trained_trf):
 def test_pause_features_on_a_transformer_listener(tiny_bert, tmp_path):
     from spacy.tokens import DocBin
 
-    from spacy_punct.inference.timed import TimedWord, words_doc
+    from spacy_punct.formats.timed import TimedWord, words_doc
 
     nlp = trf_pipeline(tiny_bert)
     nlp.remove_pipe("punctuator")

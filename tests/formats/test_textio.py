@@ -3,7 +3,7 @@ import io
 
 import pytest
 
-from spacy_punct.inference.textio import InputError, TextReader, open_text, read_text
+from spacy_punct.formats.textio import InputError, TextReader, open_text, read_text
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@ import re
 import pytest
 import spacy
 
-from spacy_punct.inference.captions import (
+from spacy_punct.formats.captions import (
     CaptionWord,
     CueBuilder,
     caption_header,
@@ -12,7 +12,7 @@ from spacy_punct.inference.captions import (
     format_cue,
     timestamp,
 )
-from spacy_punct.inference.timed import RecordError
+from spacy_punct.formats.timed import RecordError
 
 
 def _words(n, sentence_every=0):
@@ -85,7 +85,7 @@ def test_cue_builder_checks_its_limits():
 def test_vtt_cue_text_is_escaped_and_reads_back_as_written():
     import html
 
-    from spacy_punct.inference.captions import Cue
+    from spacy_punct.formats.captions import Cue
 
     text = "the <unk> said a & b --> c"
     cue = Cue(1, 0.0, 1.0, text)

@@ -1,7 +1,7 @@
 import pytest
 import spacy
 
-from spacy_punct.inference.timed import RecordError, TimedWord, line_words, record_word_list, timed_words, words_doc
+from spacy_punct.formats.timed import RecordError, TimedWord, line_words, record_word_list, timed_words, words_doc
 
 
 def test_timed_words_accept_the_shapes_recognisers_write():

@@ -4,7 +4,7 @@ import pytest
 from typer.testing import CliRunner
 
 from spacy_punct.cli import app
-from spacy_punct.inference.input_formats import check_engine, file_format, reads
+from spacy_punct.formats.input_formats import check_engine, file_format, reads
 
 
 @pytest.mark.parametrize(
