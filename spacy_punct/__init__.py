@@ -13,8 +13,9 @@ from .components.tokenizer import PunctTokenizer
 from .decode import DecisionSettings
 from .evaluation.scoring import evaluate
 from .extensions import register_extensions
+from .formats.records import output_record
 from .formats.timed import RecordError, TimedWord
-from .inference.records import output_record, punctuate_records
+from .inference.records import punctuate_records
 from .inference.streaming import CommittedWord, EntropyLookahead, FixedLookahead, Streamer, stream_punctuate
 from .inference.texts import punctuate, punctuate_pieces
 from .labels import LabelSet

@@ -9,8 +9,8 @@ from spacy.language import Language
 from ..decode import DecisionSettings
 from ..formats import textio
 from ..formats.input_formats import check_engine
+from ..formats.output_formats import OutputWriter, make_writer
 from ..formats.timed import RecordError
-from ..inference.output_formats import OutputWriter, make_writer
 from ..inference.text_jobs import punctuated_output
 from ..inference.transcripts import detect_format, make_format, punctuate_transcript
 from ..pipelines.loading import PipelineError, load_pipeline

@@ -7,7 +7,7 @@ from typing import List, Optional
 import typer
 
 from ..formats import textio
-from ..inference.output_formats import make_writer
+from ..formats.output_formats import make_writer
 from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
     ENCODING_HELP,

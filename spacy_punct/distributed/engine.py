@@ -20,8 +20,9 @@ import pyarrow
 import ray
 
 from ..formats.input_formats import check_engine, file_format
+from ..formats.records import record_line
 from ..formats.timed import RecordError, parse_json_line
-from ..inference.records import punctuate_records, record_line
+from ..inference.records import punctuate_records
 from . import ray_io
 from .ray_io import JSONLinesSink, JSONLinesSource, ParquetSource
 

@@ -13,10 +13,10 @@ from typing import Any, Iterator, List, NamedTuple, Optional, Tuple
 from spacy.language import Language
 
 from ..decode import DecisionSettings
+from ..formats.output_formats import OutputWriter
+from ..formats.records import record_doc
 from ..formats.textio import TextReader
 from ..formats.timed import RecordError, line_words, parse_json_line
-from .output_formats import OutputWriter
-from .records import record_doc
 from .streaming import Streamer
 from .texts import punctuate_docs, punctuate_parts
 

@@ -9,7 +9,8 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from spacy_punct.distributed import PunctuateBatch, init_ray, punctuate_dataset, punctuate_files  # noqa: E402
-from spacy_punct.inference.records import punctuate_records, record_line  # noqa: E402
+from spacy_punct.formats.records import record_line
+from spacy_punct.inference.records import punctuate_records  # noqa: E402
 
 from ..conftest import TEXTS  # noqa: E402
 

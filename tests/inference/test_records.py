@@ -1,11 +1,11 @@
-"""Records in, records out."""
+"""Records punctuated: their fields, timings and errors kept."""
 
 import json
 
 import pytest
 
 from spacy_punct.formats.timed import RecordError
-from spacy_punct.inference.records import output_record, punctuate_records, record_doc
+from spacy_punct.inference.records import punctuate_records
 
 from ..conftest import TEXTS
 
@@ -71,11 +71,6 @@ def test_bad_records_name_the_record(trained, record, message):
     assert "record 2" in str(error.value)
 
 
-def test_output_record_of_whitespace_has_no_sentences(trained):
-    record = output_record(trained("   "), {"text": "   "})
-    assert record["sentences"] == [] and record["punctuated"] == "   "
-
-
 def test_a_record_over_spacys_length_limit_is_punctuated_as_a_text_line_is(trained, monkeypatch):
     """A 1.3 million character record stopped the job with spaCy's E088
     (here the limit is lowered to 120,000 characters, the same path)."""
@@ -92,17 +87,3 @@ def test_a_record_over_spacys_length_limit_is_punctuated_as_a_text_line_is(train
     (out,) = punctuate_records(trained, [{"words": words}])
     assert len([t for t in out["tokens"] if t["source"] is not None]) == len(words)
     assert max(t.get("end_time", 0.0) for t in out["tokens"]) == words[-1]["end"]
-
-
-def test_a_record_whose_text_and_words_differ_is_named():
-    import spacy
-
-    nlp = spacy.blank("en")
-    words = [{"word": "where", "start": 0.0, "end": 0.3}, {"word": "did", "start": 0.3, "end": 0.5}]
-    record_doc(nlp, {"text": "Where, did?", "words": words}, 3)  # the same words: marks and case aside
-    with pytest.raises(
-        RecordError, match=r"^record 3: its 'text' and its words differ at word 2 \('you' against 'did'\)"
-    ):
-        record_doc(nlp, {"text": "where you", "words": words}, 3)
-    with pytest.raises(RecordError, match="word 3 \\('go' against 'their end'\\)"):
-        record_doc(nlp, {"text": "where did go", "words": words}, 3)

@@ -163,7 +163,7 @@ def test_window_docs_are_tokenised_as_offline_input(trained):
 
 def test_a_stream_with_no_lookahead_still_closes_its_last_sentence(trained):
     """`stream --lookahead 0` never closed the last sentence nor wrote a final newline."""
-    from spacy_punct.inference.output_formats import make_writer
+    from spacy_punct.formats.output_formats import make_writer
 
     trained.get_pipe("punctuator").settings = trained.get_pipe("punctuator").settings.replace(close_last_sentence=True)
     streamer = Streamer(trained, FixedLookahead(0))

@@ -1,8 +1,8 @@
 import io
 import json
 
+from spacy_punct.formats.output_formats import make_writer
 from spacy_punct.formats.textio import TextReader
-from spacy_punct.inference.output_formats import make_writer
 from spacy_punct.inference.text_jobs import punctuated_output
 
 

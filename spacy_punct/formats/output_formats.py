@@ -12,9 +12,9 @@ from typing import Any, Iterable, List, Mapping
 import catalogue
 from spacy.tokens import Doc
 
-from ..formats.captions import CaptionWord, Cue, CueBuilder, caption_header, doc_caption_words, format_cue
-from ..formats.timed import RecordError
+from .captions import CaptionWord, Cue, CueBuilder, caption_header, doc_caption_words, format_cue
 from .records import output_record, record_line
+from .timed import RecordError
 
 output_formats = catalogue.create("spacy_punct", "output_formats", entry_points=True)
 

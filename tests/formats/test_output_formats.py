@@ -7,7 +7,7 @@ import spacy
 from typer.testing import CliRunner
 
 from spacy_punct.cli import app
-from spacy_punct.inference.output_formats import OutputWriter, format_names, make_writer, output_formats
+from spacy_punct.formats.output_formats import OutputWriter, format_names, make_writer, output_formats
 from spacy_punct.inference.streaming import CommittedWord
 
 
