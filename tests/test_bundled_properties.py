@@ -151,7 +151,8 @@ def test_every_bundle_repairs_with_its_head_keeping_what_is_written(name):
 @pytest.mark.parametrize("name", sorted(REPAIR_TEXTS))
 @pytest.mark.parametrize("kind", ["srt", "vosk"])
 def test_every_bundle_writes_a_recogniser_s_file_back_with_its_words_and_times(name, kind):
-    from spacy_punct.inference.transcripts import make_format, punctuate_transcript
+    from spacy_punct.formats.recognisers import make_format
+    from spacy_punct.inference.transcripts import punctuate_transcript
 
     words = " ".join(REPAIR_TEXTS[name]).lower().replace(".", "").replace(",", "").replace("।", "").split()
     times = [(round(0.5 * i, 2), round(0.5 * i + 0.4, 2)) for i in range(len(words))]

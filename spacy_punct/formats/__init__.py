@@ -1,3 +1,10 @@
 """What users bring and take away, read and written without punctuating:
 text files in any encoding, words with timings, JSONL records, captions, the
 output formats and recognisers' own files. `inference` punctuates them."""
+
+# the recognisers' formats register themselves, in the order detection tries them
+from . import whisper  # noqa: F401, I001
+from . import vosk  # noqa: F401
+from . import ctm  # noqa: F401
+from . import nemo  # noqa: F401
+from . import srt_vtt  # noqa: F401

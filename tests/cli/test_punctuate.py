@@ -382,7 +382,7 @@ RECOGNISERS = Path(__file__).parents[1] / "data" / "recognisers"
 
 @pytest.mark.parametrize("name", sorted(p.name for p in RECOGNISERS.iterdir()))
 def test_a_recognisers_file_comes_back_in_its_own_format(model, tmp_path, name):
-    from spacy_punct.inference.transcripts import detect_format, make_format
+    from spacy_punct.formats.recognisers import detect_format, make_format
 
     out = tmp_path / ("out-" + name)
     result = runner.invoke(app, ["punctuate", model, str(RECOGNISERS / name), "-o", str(out)])

@@ -1,126 +1,15 @@
-import json
-from pathlib import Path
+"""Punctuating a recogniser's file: each word as punctuated."""
 
-import pytest
+from spacy_punct.formats.timed import TimedWord, words_doc
+from spacy_punct.inference.texts import punctuate_docs
+from spacy_punct.inference.transcripts import output_words
 
-from spacy_punct.formats.timed import RecordError
-from spacy_punct.inference.transcripts import OutputWord, detect_format, make_format, output_words
-
-DATA = Path(__file__).parents[1] / "data" / "recognisers"
 WORDS = "so how was the trip it was long".split()
-# as a pipeline would punctuate them: two sentences
-PUNCTUATED = [OutputWord(t, t.endswith(("?", "."))) for t in "So how was the trip? It was long.".split()]
-
-
-def _read(name, kind=None):
-    text = (DATA / name).read_text(encoding="utf8")
-    kind = kind or detect_format(DATA / name, text)
-    transcript = make_format(kind).read(text, name)
-    return kind, transcript
-
-
-@pytest.mark.parametrize(
-    "name, kind",
-    [
-        ("whisper.json", "whisper"),
-        ("faster_whisper_words.json", "whisper"),
-        ("whisperx.json", "whisper"),
-        ("vosk.json", "vosk"),
-        ("vosk_results.jsonl", "vosk"),
-        ("sample.ctm", "ctm"),
-        ("manifest.json", "nemo"),
-        ("sample.srt", "srt"),
-        ("youtube.vtt", "vtt"),
-    ],
-)
-def test_each_format_is_found_and_read_as_its_words(name, kind):
-    found, transcript = _read(name)
-    assert found == kind
-    words = [word.text for word in transcript.words]
-    if name == "whisper.json":
-        assert words == WORDS + "but we saw the coast".split()
-    elif name == "manifest.json":
-        assert words == WORDS + "where did you stay".split()
-    else:
-        assert words == WORDS  # the YouTube captions' rolling repeats are read once
-    if kind != "nemo":
-        starts = [word.start for word in transcript.words]
-        assert all(start is not None for start in starts) and starts == sorted(starts)
-
-
-def test_whisper_segments_are_recut_at_sentence_ends_with_their_fields():
-    kind, transcript = _read("whisperx.json")
-    out = json.loads(make_format(kind).write(transcript, PUNCTUATED))
-    assert [s["text"] for s in out["segments"]] == [" So how was the trip?", " It was long."]
-    assert [(s["start"], s["end"]) for s in out["segments"]] == [(0.0, 1.2), (1.6, 2.6)]
-    assert out["segments"][1]["words"][0] == {"word": " It", "start": 1.6, "end": 1.8, "score": 0.9}
-    assert len(out["word_segments"]) == 8 and out["language"] == "en"
-    bare = json.loads(make_format("whisper").write(_read("faster_whisper_words.json")[1], PUNCTUATED))
-    assert [w["word"] for w in bare][-1] == " long." and bare[0]["probability"] == 0.91
-
-
-def test_vosk_results_one_object_or_a_line_per_sentence():
-    kind, transcript = _read("vosk.json")
-    one = json.loads(make_format(kind).write(transcript, PUNCTUATED))
-    assert one["text"] == "So how was the trip? It was long." and one["result"][0] == {
-        "conf": 1.0,
-        "end": 0.21,
-        "start": 0.0,
-        "word": "So",
-    }
-    kind, transcript = _read("vosk_results.jsonl")
-    lines = [json.loads(line) for line in make_format(kind).write(transcript, PUNCTUATED).splitlines()]
-    assert [line["text"] for line in lines] == ["So how was the trip?", "It was long."]
-
-
-def test_ctm_and_nemo_keep_every_field():
-    kind, transcript = _read("sample.ctm")
-    lines = make_format(kind).write(transcript, PUNCTUATED).splitlines()
-    assert lines[4] == "talk1 1 0.80 0.40 trip? 0.95" and lines[-1] == "talk1 1 2.20 0.40 long. 0.90"
-    kind, transcript = _read("manifest.json")
-    words = [OutputWord(w, False) for w in "So how was the trip? It was long. Where did you stay?".split()]
-    records = [json.loads(line) for line in make_format(kind).write(transcript, words).splitlines()]
-    assert records[0] == {
-        "audio_filepath": "audio/talk1.wav",
-        "duration": 2.6,
-        "text": "So how was the trip? It was long.",
-    }
-    assert records[1]["pred_text"] == "Where did you stay?" and records[1]["offset"] == 0.0
-
-
-def test_captions_are_recut_at_sentence_ends():
-    for name in ("sample.srt", "youtube.vtt"):
-        kind, transcript = _read(name)
-        written = make_format(kind).write(transcript, PUNCTUATED)
-        assert "So how was the trip?\n\n" in written and "It was long.\n" in written
-        assert written.count("-->") == 2
-
-
-@pytest.mark.parametrize(
-    "name, text, message",
-    [
-        ("bad.ctm", "talk1 1 0.00 0.20 so\ntalk1 one two\n", "bad.ctm, line 2: not a CTM line"),
-        ("bad.json", '{"segments": [{"text": " so"}]}', "bad.json, segment 1: no 'words'"),
-        ("bad.jsonl", '{"audio_filepath": "a.wav", "text": "so"}\n{"audio_filepath": "b.wav"}\n', "bad.jsonl, line 2"),
-    ],
-)
-def test_what_cannot_be_read_is_named_with_its_line(name, text, message):
-    kind = detect_format(Path(name), text)
-    with pytest.raises(RecordError, match=message):
-        make_format(kind).read(text, name)
 
 
 def test_output_words_carry_marks_onto_their_words(trained):
-    from spacy_punct.formats.timed import TimedWord, words_doc
-    from spacy_punct.inference.texts import punctuate_docs
-
     words = [TimedWord(text, k * 0.5, k * 0.5 + 0.4) for k, text in enumerate(WORDS)]
     doc, _ = next(iter(punctuate_docs(trained, [(words_doc(trained, words), None)])))
     out = output_words(doc, WORDS)
     assert [w.text.rstrip(",.?").lower() for w in out] == WORDS
     assert out[-1].sentence_end
-
-
-def test_words_a_cue_repeats_from_the_one_before_are_kept_unless_the_cue_rolls():
-    srt = "1\n00:00:00,000 --> 00:00:01,000\nwe said no\n\n2\n00:00:01,000 --> 00:00:02,000\nno more\n"
-    assert [w.text for w in make_format("srt").read(srt, "a.srt").words] == "we said no no more".split()

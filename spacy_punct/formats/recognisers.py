@@ -1,0 +1,125 @@
+"""Recognisers' own files, read as words and written back in their format:
+the `Transcript` a format reads (its words, the group each came from, what
+it must write back), the `TranscriptFormat` base class and its registry
+(`transcript_formats`, entry point group `spacy_punct_transcript_formats`),
+a file's format found by its content and name, and what the formats share.
+Each format is a module of its own (`whisper`, `vosk`, `ctm`, `nemo`,
+`srt_vtt`); segments and cues are re-cut at sentence ends where the format
+has them, every other field kept."""
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import catalogue
+
+from .timed import RecordError, TimedWord
+
+transcript_formats = catalogue.create("spacy_punct", "transcript_formats", entry_points=True)
+
+
+@dataclass
+class Transcript:
+    """The words of a recogniser's file, in order. `fields`: per word, its
+    own fields to write back (a probability, a confidence); `groups`: per
+    word, the segment, cue, utterance or record it came from; `source`:
+    what the format keeps of the file to write it again."""
+
+    words: List[TimedWord]
+    fields: List[Dict[str, Any]] = field(default_factory=list)
+    groups: List[int] = field(default_factory=list)
+    source: Any = None
+
+
+@dataclass(frozen=True)
+class OutputWord:
+    """A word as punctuated (its case, the marks after it) and whether a sentence ends after it."""
+
+    text: str
+    sentence_end: bool
+
+
+class TranscriptFormat:
+    """A recogniser's format: `read` a file's text, `write` it punctuated."""
+
+    name = ""
+    endings: Tuple[str, ...] = ()
+    # each group (a record, an utterance) is a text of its own, not a part of one recording
+    separate_groups = False
+
+    def __init__(self, **options: Any) -> None:
+        """`options`: what the command gives every format (the captions' cue limits)."""
+
+    @staticmethod
+    def sniff(text: str) -> bool:
+        """Whether the text's content is in this format."""
+        return False
+
+    def read(self, text: str, name: str) -> Transcript:
+        raise NotImplementedError
+
+    def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
+        raise NotImplementedError
+
+
+def format_names() -> List[str]:
+    """The registered transcript formats."""
+    return list(transcript_formats.get_all())
+
+
+def detect_format(path: Path, text: str) -> Optional[str]:
+    """The transcript format of a file, by its content, then its name (None: not a recogniser's file)."""
+    formats = transcript_formats.get_all()
+    suffix = path.name.lower()
+    for name, kind in formats.items():
+        if kind.sniff(text) and not (name == "whisper" and suffix.endswith((".jsonl", ".jsonl.gz"))):
+            return name
+    return next((name for name, kind in formats.items() if suffix.endswith(kind.endings)), None)
+
+
+def make_format(name: str, **options: Any) -> TranscriptFormat:
+    """The format `name`; `options`: the caption formats' `max_chars`, `max_seconds`."""
+    formats = transcript_formats.get_all()
+    if name not in formats:
+        raise ValueError(f"unknown --from {name!r}; choose {', '.join(formats)}.")
+    return formats[name](**options)
+
+
+def json_value(text: str, where: str) -> Any:
+    """The JSON value of a text, or a `RecordError` naming where it is and its line."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(f"{where}: not JSON (line {e.lineno}: {e.msg}).") from None
+
+
+def timed_entry(entry: Any, where: str) -> TimedWord:
+    """A word of a recogniser's JSON (`word` or `text`, `start`, `end`)."""
+    if not isinstance(entry, Mapping):
+        raise RecordError(f"{where}: expected an object with 'word', 'start', 'end'.")
+    text = entry.get("word", entry.get("text"))
+    if not isinstance(text, str) or not text.strip():
+        raise RecordError(f"{where}: the word is missing or empty.")
+    start, end = entry.get("start"), entry.get("end")
+    try:
+        return TimedWord(text.strip(), None if start is None else float(start), None if end is None else float(end))
+    except (TypeError, ValueError):
+        raise RecordError(f"{where}: start and end must be numbers.") from None
+
+
+def word_entry(transcript: Transcript, k: int, text: str, leading: str = "") -> Dict[str, Any]:
+    """The fields of word `k` as read, with its punctuated text."""
+    entry = dict(transcript.fields[k]) if transcript.fields else {}
+    entry["text" if "text" in entry and "word" not in entry else "word"] = leading + text
+    return entry
+
+
+def sentence_indices(words: Sequence[OutputWord]) -> List[List[int]]:
+    """The word indices of each sentence."""
+    sentences: List[List[int]] = [[]]
+    for k, word in enumerate(words):
+        sentences[-1].append(k)
+        if word.sentence_end and k + 1 < len(words):
+            sentences.append([])
+    return [sentence for sentence in sentences if sentence]

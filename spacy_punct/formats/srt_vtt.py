@@ -1,0 +1,135 @@
+"""SRT and WebVTT captions read as timed words (YouTube's automatic captions,
+whose rolling cues repeat words, de-duplicated) and written back as cues
+re-cut at sentence ends."""
+
+import re
+from typing import Any, Iterator, List, Optional, Sequence, Tuple
+
+from .captions import CaptionWord, CueBuilder, caption_header, format_cue
+from .recognisers import OutputWord, Transcript, TranscriptFormat, transcript_formats
+from .timed import RecordError, TimedWord
+
+
+class CaptionFormat(TranscriptFormat):
+    """SRT or WebVTT cues, their words timed by the cue (evenly by their
+    length, or by WebVTT's inline word timestamps); a cue whose first line
+    is the last line of the one before (YouTube's rolling captions) gives
+    only its new lines. Written as cues re-cut at sentence ends."""
+
+    kind = ""
+
+    def __init__(self, max_chars: int = 84, max_seconds: float = 7.0, **options: Any) -> None:
+        super().__init__(**options)
+        self.max_chars, self.max_seconds = max_chars, max_seconds
+
+    def read(self, text: str, name: str) -> Transcript:
+        transcript = Transcript([])
+        last_line: List[str] = []
+        for number, (start, end, body) in enumerate(_cues(text, name)):
+            lines = [line for line in body.split("\n") if line.strip()]
+            if lines and _plain_words(lines[0]) == last_line:  # a rolling cue repeats the line before
+                lines = lines[1:]
+            for word in _cue_words(start, end, "\n".join(lines)):
+                transcript.words.append(word)
+                transcript.groups.append(number)
+            if lines:
+                last_line = _plain_words(lines[-1])
+        return transcript
+
+    def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
+        builder = CueBuilder(self.max_chars, self.max_seconds)
+        found = []
+        for word, out in zip(transcript.words, words):
+            start = word.start if word.start is not None else 0.0
+            end = word.end if word.end is not None else start
+            found += builder.add(CaptionWord(out.text, start, end, out.sentence_end))
+        found += builder.flush()
+        return caption_header(self.kind) + "".join(format_cue(cue, self.kind) for cue in found)
+
+
+@transcript_formats.register("srt")
+class SrtFormat(CaptionFormat):
+    kind = "srt"
+    endings = (".srt",)
+
+    @staticmethod
+    def sniff(text: str) -> bool:
+        return bool(re.match(r"\s*\d+\s*\n\d\d:\d\d:\d\d,\d\d\d --> ", text[:200]))
+
+
+@transcript_formats.register("vtt")
+class VttFormat(CaptionFormat):
+    kind = "vtt"
+    endings = (".vtt",)
+
+    @staticmethod
+    def sniff(text: str) -> bool:
+        return text.lstrip("\ufeff").startswith("WEBVTT")
+
+
+_TIMING = re.compile(r"^\s*(?:(\d+):)?(\d\d):(\d\d)[,.](\d\d\d)\s+-->\s+(?:(\d+):)?(\d\d):(\d\d)[,.](\d\d\d)")
+_INLINE = re.compile(r"<(?:(\d+):)?(\d\d):(\d\d)\.(\d\d\d)>")
+_TAG = re.compile(r"</?[^>]*>")
+
+
+def _seconds(hours: Optional[str], minutes: str, seconds: str, millis: str) -> float:
+    return int(hours or 0) * 3600 + int(minutes) * 60 + int(seconds) + int(millis) / 1000
+
+
+def _cues(text: str, name: str) -> Iterator[Tuple[float, float, str]]:
+    """(start, end, text) per cue of an SRT or WebVTT file."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    k = 0
+    while k < len(lines):
+        match = _TIMING.match(lines[k])
+        if not match:
+            k += 1
+            continue
+        start, end = _seconds(*match.group(1, 2, 3, 4)), _seconds(*match.group(5, 6, 7, 8))
+        if end < start:
+            raise RecordError(f"{name}, line {k + 1}: the cue ends before it starts.")
+        body = []
+        k += 1
+        while k < len(lines) and lines[k].strip():
+            body.append(lines[k])
+            k += 1
+        yield start, end, "\n".join(body)
+
+
+def _cue_words(start: float, end: float, body: str) -> List[TimedWord]:
+    """The words of a cue with timings: WebVTT's inline timestamps where
+    given (`<00:00:01.520><c> word</c>`), else spread over the cue by length."""
+    if _INLINE.search(body):
+        words: List[TimedWord] = []
+        moments = [start] + [_seconds(*m.groups()) for m in _INLINE.finditer(body)]
+        for moment, piece in zip(moments, _INLINE.split(body)[::5]):
+            for word in _TAG.sub("", piece).split():
+                words.append(TimedWord(_unescape(word), moment, moment))
+        return _spread_ends(words, end)
+    texts = [_unescape(word) for word in _TAG.sub("", body).split()]
+    total = sum(len(text) for text in texts) or 1
+    words, position = [], start
+    for text in texts:
+        length = (end - start) * len(text) / total
+        words.append(TimedWord(text, round(position, 3), round(position + length, 3)))
+        position += length
+    return words
+
+
+def _spread_ends(words: List[TimedWord], end: float) -> List[TimedWord]:
+    """Each word ends where the next starts (the last at the cue's end)."""
+    return [
+        TimedWord(
+            word.text, word.start, max(word.start or 0.0, (words[k + 1].start if k + 1 < len(words) else end) or 0)
+        )
+        for k, word in enumerate(words)
+    ]
+
+
+def _unescape(text: str) -> str:
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&nbsp;", " ").replace("&amp;", "&")
+
+
+def _plain_words(line: str) -> List[str]:
+    """A cue line's words, lower-case, without tags or inline timestamps."""
+    return [_unescape(word).lower() for word in _TAG.sub("", line).split()]

@@ -1,0 +1,66 @@
+"""Vosk's results: one JSON object, or one per line."""
+
+import json
+from typing import Mapping, Sequence
+
+from .recognisers import (
+    OutputWord,
+    Transcript,
+    TranscriptFormat,
+    json_value,
+    sentence_indices,
+    timed_entry,
+    transcript_formats,
+    word_entry,
+)
+from .timed import RecordError
+
+
+@transcript_formats.register("vosk")
+class VoskFormat(TranscriptFormat):
+    """Vosk's results: `{"result": [{"conf", "end", "start", "word"}], "text"}`,
+    one object (written back as one), or one per line (a result per
+    utterance, re-cut at sentence ends: a line per sentence)."""
+
+    endings = ()
+
+    @staticmethod
+    def sniff(text: str) -> bool:
+        head = text.lstrip()[:2000]
+        return head.startswith("{") and '"result"' in head
+
+    def read(self, text: str, name: str) -> Transcript:
+        stripped = text.strip()
+        try:
+            values = [json.loads(stripped)]
+            lines = False
+        except json.JSONDecodeError:
+            values = [
+                json_value(line, f"{name}, line {n}") for n, line in enumerate(text.splitlines(), 1) if line.strip()
+            ]
+            lines = True
+        transcript = Transcript([], source={"lines": lines, "results": values})
+        for number, value in enumerate(values):
+            result = value.get("result", []) if isinstance(value, Mapping) else None
+            if not isinstance(result, list):
+                raise RecordError(f"{name}, result {number + 1}: 'result' must be a list of words.")
+            for position, entry in enumerate(result, start=1):
+                transcript.words.append(timed_entry(entry, f"{name}, result {number + 1}, word {position}"))
+                transcript.fields.append(dict(entry))
+                transcript.groups.append(number)
+        return transcript
+
+    def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
+        results = transcript.source["results"]
+        out = []
+        for sentence in sentence_indices(words):
+            record = {k: v for k, v in results[transcript.groups[sentence[0]]].items() if k not in ("result", "text")}
+            record["result"] = [word_entry(transcript, k, words[k].text) for k in sentence]
+            record["text"] = " ".join(words[k].text for k in sentence)
+            out.append(record)
+        if not transcript.source["lines"]:  # one result: its words punctuated, not cut
+            record = dict(results[0])
+            record["result"] = [word_entry(transcript, k, word.text) for k, word in enumerate(words)]
+            record["text"] = " ".join(word.text for word in words)
+            return json.dumps(record, ensure_ascii=False) + "\n"
+        return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in out)
