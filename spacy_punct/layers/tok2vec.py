@@ -10,7 +10,9 @@ brackets, a comma to be kept or replaced) are as foreign to it (dashes,
 slashes and apostrophes are not: the training text has them as words where
 a treebank tags them so). With these layers every whitespace token and
 every such mark gets a zero row, and every word the vectors and predictions
-it would get without them.
+it would get without them. A tok2vec trained on text that keeps some of its
+marks (the repair mode's input, `spacy_punct.repair_input.v1`) can read them
+instead (`read_marks`): only whitespace is then left out.
 """
 
 from typing import Callable, List, Optional, Tuple, cast
@@ -26,30 +28,29 @@ from ..labels import is_unread_mark
 from ..words import is_invisible
 
 
-def word_rows(doc: Doc) -> Optional[numpy.ndarray]:
+def word_rows(doc: Doc, marks: bool = False) -> Optional[numpy.ndarray]:
     """The indices of the doc's words: tokens that are neither whitespace nor
-    punctuation the models never read in training (`labels.is_unread_mark`);
-    None when every token is a word (the common case, which needs no
-    copying)."""
-    hidden = not_word_tokens(doc)
+    punctuation the models never read in training (`labels.is_unread_mark`),
+    or with `marks` every token but whitespace; None when every token is
+    one (the common case, which needs no copying)."""
+    hidden = not_word_tokens(doc, marks)
     if hidden is None:
         return None
     return numpy.flatnonzero(~hidden)
 
 
-def not_word_tokens(doc: Doc) -> Optional[numpy.ndarray]:
+def not_word_tokens(doc: Doc, marks: bool = False) -> Optional[numpy.ndarray]:
     """Per token, whether it is whitespace (format characters alone, such as
-    a zero-width space, included: `words.is_invisible`) or unread
-    punctuation; None when no token is."""
+    a zero-width space, included: `words.is_invisible`) or, unless `marks`,
+    unread punctuation; None when no token is."""
     if not len(doc):
         return None
     columns = doc.to_array([IS_SPACE, IS_PUNCT, ORTH, IS_ASCII])
     hidden = columns[:, 0] != 0
     strings = doc.vocab.strings
-    for i in numpy.flatnonzero(
-        columns[:, 1]
-    ).tolist():  # spaCy's flag first: such a mark is made of punctuation characters
-        hidden[i] = hidden[i] or is_unread_mark(strings[int(columns[i, 2])])
+    if not marks:  # spaCy's flag first: such a mark is made of punctuation characters
+        for i in numpy.flatnonzero(columns[:, 1]).tolist():
+            hidden[i] = hidden[i] or is_unread_mark(strings[int(columns[i, 2])])
     for i in numpy.flatnonzero(columns[:, 3] == 0).tolist():  # and format characters are not ASCII
         hidden[i] = hidden[i] or is_invisible(strings[int(columns[i, 2])])
     return hidden if hidden.any() else None
@@ -65,10 +66,14 @@ def words_doc(doc: Doc, rows: numpy.ndarray) -> Doc:
 
 @registry.architectures("spacy_punct.Tok2Vec.v1")
 def build_tok2vec(
-    embed: Model[List[Doc], List[Floats2d]], encode: Model[List[Floats2d], List[Floats2d]]
+    embed: Model[List[Doc], List[Floats2d]],
+    encode: Model[List[Floats2d], List[Floats2d]],
+    read_marks: bool = False,
 ) -> Model[List[Doc], List[Floats2d]]:
     """spaCy's `spacy.Tok2Vec.v2` (`embed`, then `encode`), reading each doc's
-    words only, as in training: whitespace tokens get zero vectors. Its
+    words only, as in training: whitespace tokens and the marks no training
+    text shows get zero vectors. With `read_marks`, the marks are read too
+    (a recipe whose training input keeps marks: the repair mode's). Its
     weights are those of a `spacy.Tok2Vec.v2`, which it can replace in a
     trained pipeline's config."""
     model: Model[List[Doc], List[Floats2d]] = Model(
@@ -77,6 +82,7 @@ def build_tok2vec(
         layers=[embed, encode],
         init=_tok2vec_init,
         dims={"nI": None, "nO": encode.get_dim("nO") if encode.has_dim("nO") else None},
+        attrs={"read_marks": read_marks},
     )
     model.set_ref("embed", embed)
     model.set_ref("encode", encode)
@@ -85,7 +91,7 @@ def build_tok2vec(
 
 def _tok2vec_forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[List[Floats2d], Callable]:
     embed, encode = model.layers
-    rows = [word_rows(doc) for doc in docs]
+    rows = [word_rows(doc, model.attrs["read_marks"]) for doc in docs]
     vectors, backprop_embed = embed(_words_docs(docs, rows), is_train)
     outputs, backprop_encode = encode(vectors, is_train)
     lengths = [len(doc) for doc in docs]
@@ -102,7 +108,7 @@ def _tok2vec_init(model: Model, X: Optional[List[Doc]] = None, Y=None) -> None:
         embed.initialize()
         encode.initialize()
     else:
-        X = _words_docs(X, [word_rows(doc) for doc in X])
+        X = _words_docs(X, [word_rows(doc, model.attrs["read_marks"]) for doc in X])
         embed.initialize(X=X)
         encode.initialize(X=embed.predict(X))
     if encode.has_dim("nO"):

@@ -79,6 +79,23 @@ def test_tok2vec_reads_words_only():
     backprop([numpy.ones_like(Y) for Y in Ys])
 
 
+def test_tok2vec_reading_marks_reads_them_and_still_leaves_whitespace_out():
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("so how was it ? it was  long ,\nbut fine")
+    assert [doc[i].text for i in word_rows(doc, marks=True)] == [t.text for t in doc if not t.is_space]
+    config = Config().from_str(TOK2VEC.to_str())
+    config["tok2vec"]["read_marks"] = True
+    model = spacy.util.registry.resolve(config)["tok2vec"]
+    docs = [doc, nlp.make_doc("so how was it it was long but fine")]
+    model.initialize(X=docs)
+    marked, plain = model.predict(docs)
+    rows = word_rows(doc)  # the words alone
+    assert marked[numpy.array([t.is_space for t in doc])].sum() == 0
+    assert marked[[i for i, t in enumerate(doc) if t.text in ("?", ",")]].any()
+    # the marks reach the words' vectors through the encoder: the same words read otherwise
+    assert not numpy.allclose(marked[rows], plain, atol=1e-6)
+
+
 def test_tok2vec_takes_the_weights_of_spacy_tok2vec():
     nlp = spacy.blank("en")
     docs = [nlp.make_doc(PLAIN), nlp.make_doc("we saw it")]
