@@ -1,8 +1,8 @@
 """Average the weights of trained pipelines of one recipe (a "model soup":
 runs fine-tuned from the same start, such as two stages or two data mixes),
-written as a new pipeline folder beside them. The first pipeline is a
-trained one (`model-last`); the others may be bundled ones too (their int8
-weights are read as the next training stage reads them).
+written as a new pipeline folder beside them. Any of them may be a bundled
+one (its int8 weights are read as the next training stage reads them); the
+output has the first one's settings.
 
     python scripts/average_pipelines.py OUTPUT PIPELINE PIPELINE [PIPELINE ...]
 """
@@ -13,6 +13,7 @@ from typing import List
 
 import spacy
 from spacy.language import Language
+from thinc.api import Model
 
 
 def average_into(target: Language, others: List[Language]) -> int:
@@ -22,6 +23,8 @@ def average_into(target: Language, others: List[Language]) -> int:
     count = 0
     n = 1 + len(others)
     for name, pipe in target.pipeline:
+        if not isinstance(getattr(pipe, "model", None), Model):  # no weights (a bundle's int8_quantizer)
+            continue
         nodes = [list(other.get_pipe(name).model.walk()) for other in others]
         for i, node in enumerate(pipe.model.walk()):
             for param in node.param_names:

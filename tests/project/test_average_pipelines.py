@@ -84,3 +84,20 @@ def test_a_path_that_is_no_pipeline_is_a_one_line_error(two_runs, tmp_path, monk
     with pytest.raises(SystemExit, match=f"^Error: {tmp_path / 'missing'} is not a pipeline folder"):
         average_pipelines.main()
     assert not (tmp_path / "soup").exists()
+
+
+def test_a_bundle_with_its_int8_quantizer_is_averaged_too(two_runs):
+    first, second = (spacy.load(path) for path in two_runs)
+    for nlp in (first, second):
+        nlp.add_pipe("int8_quantizer", first=True)
+    expected = [(a + b) / 2 for a, b in zip(_weights_of(first), _weights_of(second))]
+    assert average_pipelines.average_into(first, [second]) == len(expected)
+    for got, want in zip(_weights_of(first), expected):
+        numpy.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+
+
+def _weights_of(nlp):
+    """`_weights` of the components that have a model."""
+    components = [name for name, pipe in nlp.pipeline if hasattr(pipe, "model")]
+    with nlp.select_pipes(enable=components):
+        return _weights(nlp)
