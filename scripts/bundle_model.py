@@ -9,6 +9,7 @@ is bundled with its encoder's weights stored in int8 and an int8 quantizer
     python scripts/bundle_model.py score en_punct_sm projects/benchmarks/metrics/en_punct_sm
     python scripts/bundle_model.py card spacy_punct/models/en_punct_sm projects/benchmarks/metrics/en_punct_sm
     python scripts/bundle_model.py repair-head training/en_sm_repair spacy_punct/models/en_punct_sm
+    python scripts/bundle_model.py decisions spacy_punct/models/hu_punct_trf --thresholds QUESTION=0.3 --end-threshold 0.55
 
 `score` runs `spacy-punct evaluate` on each test set the language registry
 lists for the pipeline's language (those converted to corpus/<lang>/eval/).
@@ -152,6 +153,7 @@ def bundle_pipeline(
     window: int = 0,
     weight_bits: int = 7,
     thresholds: Optional[Dict[str, float]] = None,
+    end_threshold: float = 0.0,
 ) -> None:
     """Write the trained pipeline `model` to `output`, set to close each text's
     last sentence; with `int8`, its encoder's weights stored in int8 and an
@@ -162,8 +164,8 @@ def bundle_pipeline(
     `encoder_name`, the name its config gives its transformers' encoder (a
     model trained from a local folder of weights names that folder; a
     saved pipeline loads its encoder from its own files, whatever the name);
-    with `thresholds`, its punctuators' decision thresholds (chosen on dev
-    data, as `spacy-punct tune` does)."""
+    with `thresholds` and `end_threshold`, its punctuators' decision
+    settings (chosen on dev data, as `spacy-punct tune` does)."""
     from spacy.util import load_config
 
     from spacy_punct import load_pipeline
@@ -176,6 +178,8 @@ def bundle_pipeline(
     settings: Dict[str, Any] = {"close_last_sentence": True}
     if thresholds:
         settings["thresholds"] = dict(thresholds)
+    if end_threshold:
+        settings["end_threshold"] = end_threshold
     overrides: Dict[str, Any] = {"components": {name: dict(settings) for name in names}}
     nlp = load_pipeline(model, config=overrides)
     transformers = {name: {"model": {}} for name in transformer_names(nlp)}
@@ -208,6 +212,29 @@ def bundle_pipeline(
     written.rename(output)
     size = sum(path.stat().st_size for path in output.rglob("*") if path.is_file())
     print(f"Bundled {model} as {output} ({size / 1e6:.1f} MB)")
+
+
+def set_decisions(output: Path, thresholds: Dict[str, float], end_threshold: float) -> None:
+    """Give the bundled pipeline at `output` these decision settings (its
+    punctuators' thresholds, replacing theirs, and end threshold), chosen on
+    dev data after it was bundled; nothing else of it changes."""
+    from spacy.util import load_config
+
+    from spacy_punct.decode import DecisionSettings
+
+    try:
+        DecisionSettings(thresholds=thresholds, end_threshold=end_threshold)
+    except ValueError as e:
+        sys.exit(f"Error: {e}")
+    config = load_config(output / "config.cfg")
+    names = [name for name, c in config["components"].items() if c.get("factory") == "punctuator"]
+    if not names:
+        sys.exit(f"Error: {output} has no punctuator")
+    for name in names:
+        config["components"][name]["thresholds"] = dict(thresholds)
+        config["components"][name]["end_threshold"] = end_threshold
+    config.to_disk(output / "config.cfg")
+    print(f"{output}: thresholds {thresholds or 'none'}, end threshold {end_threshold}")
 
 
 def parse_thresholds(text: str) -> Dict[str, float]:
@@ -359,10 +386,20 @@ def main() -> None:
         help="the punctuator's decision thresholds, LABEL=P,LABEL=P (chosen on dev data; none: as trained)",
     )
     pipeline.add_argument(
+        "--end-threshold",
+        type=float,
+        default=0.0,
+        help="the punctuator's end threshold: the sentence end decided first (chosen on dev data; 0: off)",
+    )
+    pipeline.add_argument(
         "--encoder-name",
         default=None,
         help="a transformer pipeline: the encoder's name in the bundled config (its hub name)",
     )
+    decisions = commands.add_parser("decisions", help="set a bundled pipeline's decision settings, chosen on dev data")
+    decisions.add_argument("output", type=Path, help="the bundled pipeline's folder in the package")
+    decisions.add_argument("--thresholds", default="", help="LABEL=P,LABEL=P (replacing the pipeline's; none: none)")
+    decisions.add_argument("--end-threshold", type=float, default=0.0, help="the sentence end decided first (0: off)")
     score = commands.add_parser("score", help="score the bundled pipeline on its language's test sets")
     score.add_argument("pipeline", help="the bundled pipeline's name, or a folder named like one (a candidate bundle)")
     score.add_argument("metrics", type=Path, help="the folder for the spacy-punct evaluate JSON files")
@@ -408,7 +445,10 @@ def main() -> None:
             args.window,
             args.weight_bits,
             parse_thresholds(args.thresholds),
+            args.end_threshold,
         )
+    elif args.command == "decisions":
+        set_decisions(args.output, parse_thresholds(args.thresholds), args.end_threshold)
     elif args.command == "score":
         commands_run = evaluate_commands(args.pipeline, args.metrics, args.threads)
         if not commands_run:

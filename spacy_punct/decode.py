@@ -1,10 +1,10 @@
 """Probabilities -> decisions: the class per token (argmax, per-class
-thresholds, Cai & Wang's margins), the mark per token under the doc's masks
+thresholds, Cai & Wang's margins, a sentence end decided first), the mark per token under the doc's masks
 (only mark slots take marks; existing marks kept or matched), and the sentence
 starts that follow from the marks. The annotations and the rewrite both read
 these decisions, so each rule exists here once. `DecisionSettings` holds the
-choices a caller may make (thresholds, margins, existing marks, closing the
-last sentence): a component keeps its configured settings, and a caller passes
+choices a caller may make (thresholds, margins, the sentence end, existing
+marks, closing the last sentence): a component keeps its configured settings, and a caller passes
 others per call instead of changing the component."""
 
 import dataclasses
@@ -36,7 +36,8 @@ def check_settings(
 def _check_shares(values: Mapping[str, float], setting: str) -> None:
     for label, value in values.items():
         if not 0.0 <= value <= 1.0:
-            raise ValueError(f"{setting} {label}={value}: give a number from 0 to 1.")
+            named = f"{label}={value}" if label else str(value)
+            raise ValueError(f"{setting} {named}: give a number from 0 to 1.")
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,11 @@ class DecisionSettings:
     repair: the text is punctuated and cased but where its marks vanished:
         every mark and capital it has stays, and marks and case are filled
         only where they are missing (see `Punctuator.decide`).
+    end_threshold: above 0, whether a sentence ends is decided first: it
+        ends where the sentence-final classes' probabilities together reach
+        this; which final mark, or elsewhere which other class, is then
+        decided on the classes' shares of their group (see `end_shares`),
+        to which `thresholds` and `margins` apply.
     """
 
     thresholds: Mapping[str, float] = field(default_factory=dict)
@@ -62,10 +68,12 @@ class DecisionSettings:
     add_marks: bool = True
     close_last_sentence: bool = False
     repair: bool = False
+    end_threshold: float = 0.0
 
     def __post_init__(self) -> None:
         _check_shares(self.thresholds, "Thresholds")
         _check_shares(self.margins, "Margins")
+        _check_shares({"": self.end_threshold}, "The end threshold")
 
     def replace(self, **changes: Any) -> "DecisionSettings":
         """A copy with the given settings changed; a value of None changes nothing."""
@@ -90,11 +98,28 @@ def threshold_scores(
     return scores
 
 
+def end_shares(probs: numpy.ndarray, label_set: LabelSet, end_threshold: float) -> numpy.ndarray:
+    """Each row's probabilities as shares of its group: where the
+    sentence-final classes together reach `end_threshold`, those classes'
+    shares of their sum (the others 0); elsewhere the other classes' shares
+    of theirs. A row whose end is unsure (`so ... ma ... önnek`) then takes
+    no sentence end from a final class alone reaching its threshold."""
+    probs = numpy.asarray(probs, dtype="float64")
+    final = label_set.final_mask
+    if not final.any() or not len(probs):
+        return probs
+    ends = probs[:, final].sum(axis=1) >= end_threshold
+    group = numpy.where(ends[:, None], final[None, :], ~final[None, :])
+    kept = numpy.where(group, probs, 0.0)
+    return kept / numpy.maximum(kept.sum(axis=1, keepdims=True), 1e-12)
+
+
 def decide(
     probs: numpy.ndarray,
     label_set: LabelSet,
     thresholds: Optional[Mapping[str, float]] = None,
     margins: Optional[Mapping[str, float]] = None,
+    end_threshold: float = 0.0,
 ) -> numpy.ndarray:
     """The class index per row of `probs`.
 
@@ -103,12 +128,16 @@ def decide(
         below it; elsewhere the most probable class wins.
     margins: Cai & Wang (2019): a mark q with margin ξ is written only if
         (p(q) - p(w)) / p(q) > ξ for every other class w; else EMPTY.
+    end_threshold: above 0, the sentence end is decided first and the
+        thresholds and margins apply to the shares of `end_shares`.
     """
     margins = dict(margins or {})
     check_settings(label_set, thresholds, margins)
     if not len(probs):
         return numpy.zeros((0,), dtype="i")
     probs = numpy.asarray(probs, dtype="float64")
+    if end_threshold:
+        probs = end_shares(probs, label_set, end_threshold)
     guesses = threshold_scores(probs, label_set, thresholds).argmax(axis=1)
     for label, margin in margins.items():
         column = label_set.index(label)
@@ -122,13 +151,22 @@ def decide(
     return guesses
 
 
-def closing_mark(probs: numpy.ndarray, label_set: LabelSet, thresholds: Optional[Mapping[str, float]] = None) -> str:
+def closing_mark(
+    probs: numpy.ndarray,
+    label_set: LabelSet,
+    thresholds: Optional[Mapping[str, float]] = None,
+    end_threshold: float = 0.0,
+) -> str:
     """The sentence-final mark for a text's last word, whose class
     probabilities are `probs`: the most probable final class whose threshold
-    (if any) is reached; the most probable final class where none is."""
+    (if any) is reached; the most probable final class where none is. With
+    an `end_threshold`, the thresholds apply to the final classes' shares of
+    their sum, as `decide` reads them where a sentence ends."""
     final = numpy.flatnonzero(label_set.final_mask)
     if not len(final):
         return ""
+    if end_threshold:
+        probs = end_shares(probs[None, :], label_set, 0.0)[0]
     scores = threshold_scores(probs[None, :], label_set, thresholds)[0, final]
     if scores.max() < 0:
         scores = numpy.asarray(probs, dtype="float64")[final]
@@ -186,7 +224,9 @@ def decode(
         for i, existing in slots.existing.items():
             marks[i] = existing
         return Decisions(marks, sentence_starts(table, marks), slots, table, case_fill)
-    guesses = decide(probs, label_set, thresholds, margins) if slots else numpy.zeros(0, dtype="i")
+    guesses = (
+        decide(probs, label_set, thresholds, margins, settings.end_threshold) if slots else numpy.zeros(0, dtype="i")
+    )
     chosen = [label_set.mark(index) for index in guesses[slots.words].tolist()] if slots else []
     for i, mark in zip(slots.words, chosen):
         marks[i] = mark if mark_fill is None or i in mark_fill else ""
@@ -211,7 +251,7 @@ def decode(
         elif ends_broken_off(table, slots.anchor(last)):  # `and then -`: the dash ends it, no period before it
             pass
         else:
-            marks[last] = closing_mark(probs[last], label_set, thresholds)
+            marks[last] = closing_mark(probs[last], label_set, thresholds, settings.end_threshold)
     join_question_tags(table, slots, marks, label_set)
     drop_marks_after_symbols(table, slots, marks)
     return Decisions(marks, sentence_starts(table, marks), slots, table, case_fill)

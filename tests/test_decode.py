@@ -163,6 +163,35 @@ def test_close_end_respects_thresholds(nlp):
     assert decode(doc, probs, LABELS, S(close_last_sentence=True, thresholds=both)).marks[-1] == "?"
 
 
+def test_an_end_threshold_decides_the_sentence_end_first():
+    probs = numpy.array(
+        [
+            [0.75, 0.05, 0.05, 0.15],  # an unsure end: a question alone reaching 0.15 wrote `Ma?`
+            [0.3, 0.1, 0.3, 0.3],  # a sure end, half of it a question
+            [0.3, 0.1, 0.45, 0.15],  # a sure end, a quarter of it a question
+            [0.45, 0.35, 0.15, 0.05],  # no end: EMPTY and COMMA decide alone
+            [0.4, 0.3, 0.25, 0.05],  # no end, although PERIOD is likelier than COMMA
+        ],
+        dtype="f",
+    )
+    assert decide(probs, LABELS, {"QUESTION": 0.15}).tolist() == [3, 3, 3, 0, 0]
+    assert decide(probs, LABELS, {"QUESTION": 0.3}, end_threshold=0.55).tolist() == [0, 3, 2, 0, 0]
+    # the thresholds and margins read the shares of each group
+    assert decide(probs, LABELS, {"QUESTION": 0.3, "COMMA": 0.4}, end_threshold=0.55).tolist() == [0, 3, 2, 1, 1]
+    assert decide(probs, LABELS, {"QUESTION": 0.2}, end_threshold=0.55).tolist() == [0, 3, 3, 0, 0]
+    # the last row's end (0.3) reaches a lower threshold
+    assert decide(probs, LABELS, end_threshold=0.3).tolist() == [0, 2, 2, 0, 2]
+    # a text's last word closes with the final class's share reaching its threshold
+    doc = spacy.blank("en")("it was long")
+    last = numpy.tile(numpy.array([0.8, 0.05, 0.12, 0.03], dtype="f"), (len(doc), 1))
+    closing = S(close_last_sentence=True, thresholds={"QUESTION": 0.3}, end_threshold=0.55)
+    assert decode(doc, last, LABELS, closing).marks == ["", "", "."]
+    last[:] = [0.8, 0.05, 0.1, 0.05]  # a third of the end a question
+    assert decode(doc, last, LABELS, closing).marks == ["", "", "?"]
+    with pytest.raises(ValueError, match="The end threshold 1.5: give a number from 0 to 1"):
+        S(end_threshold=1.5)
+
+
 def test_settings_are_probabilities():
     probs = numpy.array([[0.6, 0.3, 0.1, 0.0]], dtype="f")
     for bad in ({"QUESTION": 1.5}, {"COMMA": -0.1}):

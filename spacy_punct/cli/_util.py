@@ -86,6 +86,7 @@ def decision_settings(
     margins: Optional[List[str]] = None,
     add_marks: Optional[bool] = None,
     repair: Optional[bool] = None,
+    end_threshold: Optional[float] = None,
 ) -> DecisionSettings:
     """The pipeline's decision settings with those given on the command line."""
     language = language_entry(nlp.lang or "")
@@ -102,6 +103,7 @@ def decision_settings(
             thresholds=given_thresholds,
             margins=given_margins,
             repair=repair,
+            end_threshold=end_threshold,
         )
     except (PipelineError, ValueError) as e:
         fail(str(e))
@@ -127,6 +129,10 @@ CPU_PRECISION_HELP = (
 REPAIR_HELP = (
     "Half-punctuated text (a recogniser's output whose marks vanished part-way): keep every mark and capital "
     "it has, fill marks and case only where they are missing (default: as the pipeline says)."
+)
+END_THRESHOLD_HELP = (
+    "Decide the sentence end first: a sentence ends where the final marks' probabilities together reach P; "
+    "--threshold then reads each class's share of its group (0: off; default: as the pipeline says)."
 )
 THREADS_HELP = "Torch threads per process; 1 stays fast when other processes share the cores."
 ENCODING_HELP = "The input's encoding, such as latin-1 or cp1252 (default: UTF-8, or UTF-16 with a byte-order mark)."

@@ -19,6 +19,7 @@ from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
     CPU_PRECISION_HELP,
     ENCODING_HELP,
+    END_THRESHOLD_HELP,
     REPAIR_HELP,
     STRIDE_HELP,
     THREADS_HELP,
@@ -84,6 +85,7 @@ def punctuate(
     margin: List[str] = typer.Option(
         [], help="LABEL=X: write LABEL's mark only with a relative margin over every other class above X (repeatable)."
     ),
+    end_threshold: Optional[float] = typer.Option(None, help=END_THRESHOLD_HELP),
     window: int = typer.Option(0, min=0, help=WINDOW_HELP),
     stride: int = typer.Option(0, min=0, help=STRIDE_HELP),
     cpu_precision: str = typer.Option("", help=CPU_PRECISION_HELP),
@@ -116,7 +118,7 @@ def punctuate(
             fail(f"--engine {engine} reads records: a recogniser's file ({transcript}) is read by --engine local.")
         set_threads_or_fail(threads)
         nlp = load_or_fail(model)
-        settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair)
+        settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold)
         apply_transformer_settings(nlp, window, stride, cpu_precision)
         punctuate_recognised(
             nlp,
@@ -149,6 +151,7 @@ def punctuate(
             "--add-marks/--case-only": add_marks is not None,
             "--threshold": bool(threshold),
             "--margin": bool(margin),
+            "--end-threshold": end_threshold is not None,
             "--window": bool(window),
             "--stride": bool(stride),
             "--cpu-precision": bool(cpu_precision),
@@ -167,7 +170,7 @@ def punctuate(
         prepare_output(output, input)
     set_threads_or_fail(threads)
     nlp = load_or_fail(model)
-    settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair)
+    settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold)
     apply_transformer_settings(nlp, window, stride, cpu_precision)
     try:
         reader = open_input(input, encoding)

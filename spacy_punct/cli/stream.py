@@ -11,6 +11,7 @@ from ..formats.output_formats import make_writer
 from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
     ENCODING_HELP,
+    END_THRESHOLD_HELP,
     REPAIR_HELP,
     THREADS_HELP,
     app,
@@ -62,6 +63,7 @@ def stream(
     ),
     threshold: List[str] = typer.Option([], help="LABEL=P (repeatable), as for punctuate."),
     margin: List[str] = typer.Option([], help="LABEL=X (repeatable), as for punctuate."),
+    end_threshold: Optional[float] = typer.Option(None, help=END_THRESHOLD_HELP),
     read_ahead: Optional[int] = typer.Option(
         None,
         min=0,
@@ -86,7 +88,7 @@ def stream(
         fail(str(e))
     set_threads_or_fail(threads)
     nlp = load_or_fail(model)
-    settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair)
+    settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold)
     try:
         policy = (
             EntropyLookahead(entropy, lookahead, min_lookahead) if entropy is not None else FixedLookahead(lookahead)

@@ -1,4 +1,4 @@
-"""`spacy-punct tune`: tune decision thresholds and margins on dev data."""
+"""`spacy-punct tune`: tune decision thresholds, margins and the end threshold on dev data."""
 
 from pathlib import Path
 
@@ -18,6 +18,9 @@ def tune(
     max_length: int = typer.Option(0, help="Cut documents into chunks of this many words (0: whole documents)."),
     thresholds: bool = typer.Option(True, help="Tune per-class probability thresholds."),
     margins: bool = typer.Option(True, help="Tune per-class margins (Cai & Wang)."),
+    end_threshold: bool = typer.Option(
+        False, help="Tune the end threshold too: the sentence end decided first (the thresholds then read shares)."
+    ),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:
     """Tune per-class decision thresholds and margins on dev data for the best
@@ -37,13 +40,14 @@ def tune(
     except ValueError as e:
         fail(str(e))
     probs, gold = collect_probs(nlp, examples)
-    chosen_thresholds, chosen_margins, before, after = tune_decisions(
-        probs, gold, pipe.label_set, thresholds=thresholds, margins=margins
+    chosen_thresholds, chosen_margins, chosen_end, before, after = tune_decisions(
+        probs, gold, pipe.label_set, thresholds=thresholds, margins=margins, end_threshold=end_threshold
     )
+    end = f", end threshold {chosen_end}" if end_threshold else ""
     typer.echo(
         f"dev micro F1 {100 * before:.1f} -> {100 * after:.1f} with thresholds "
-        f"{chosen_thresholds} and margins {chosen_margins}"
+        f"{chosen_thresholds} and margins {chosen_margins}{end}"
     )
-    settings = {"thresholds": chosen_thresholds, "margins": chosen_margins}
+    settings = {"thresholds": chosen_thresholds, "margins": chosen_margins, "end_threshold": chosen_end}
     load_pipeline(model, config={"components": {name: settings}}, threads=None).to_disk(output)
     typer.echo(f"Saved {output}")

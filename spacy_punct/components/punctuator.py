@@ -57,6 +57,7 @@ DEFAULT_MODEL = default_model(hidden_width=128)
         "add_marks": True,
         "close_last_sentence": False,
         "repair": False,
+        "end_threshold": 0.0,
         "rewrite": True,
         "store_probs": False,
         "learn_rate_scale": 1.0,
@@ -83,6 +84,7 @@ def make_punctuator(
     add_marks: bool,
     close_last_sentence: bool,
     repair: bool,
+    end_threshold: float,
     rewrite: bool,
     store_probs: bool,
     learn_rate_scale: float,
@@ -97,8 +99,9 @@ def make_punctuator(
         target of the words that carry them (`token._.teacher_probs`, written
         by `spacy-punct distill`): the target is (1 - w) * gold + w * teacher.
     thresholds, margins, keep_existing, add_marks, close_last_sentence,
-        repair: the decision settings (`decode.DecisionSettings`; `repair`:
-        half-punctuated text, its marks and case filled where missing); a caller may pass
+        repair, end_threshold: the decision settings (`decode.DecisionSettings`;
+        `repair`: half-punctuated text, its marks and case filled where
+        missing; `end_threshold`: the sentence end decided first); a caller may pass
         others per call (`nlp.pipe(texts, component_cfg={"punctuator":
         {"settings": ...}})`). `add_marks = false` suits text that is
         punctuated already, whose case alone is restored (by a truecaser
@@ -122,7 +125,13 @@ def make_punctuator(
         empty_weight=empty_weight,
         distill_weight=distill_weight,
         settings=DecisionSettings(
-            dict(thresholds), dict(margins), keep_existing, add_marks, close_last_sentence, repair
+            dict(thresholds),
+            dict(margins),
+            keep_existing,
+            add_marks,
+            close_last_sentence,
+            repair,
+            end_threshold,
         ),
         rewrite=rewrite,
         store_probs=store_probs,

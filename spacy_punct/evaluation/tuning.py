@@ -1,5 +1,5 @@
-"""Decision settings tuned on dev data: per-class thresholds and Cai & Wang's
-margins (2019), chosen for the best micro F1."""
+"""Decision settings tuned on dev data: per-class thresholds, Cai & Wang's
+margins (2019) and the end threshold, chosen for the best micro F1."""
 
 from typing import Dict, Iterable, List, Sequence, Tuple
 
@@ -14,6 +14,7 @@ from ..pipelines.loading import find_punctuator, predict_probs
 
 THRESHOLD_GRID = tuple(round(x, 2) for x in numpy.arange(0.1, 0.91, 0.05))
 MARGIN_GRID = tuple(round(x, 2) for x in numpy.arange(0.0, 0.91, 0.05))
+END_GRID = tuple(round(x, 2) for x in numpy.arange(0.0, 0.91, 0.05))
 
 
 def collect_probs(nlp: Language, examples: Iterable[Example]) -> Tuple[numpy.ndarray, numpy.ndarray]:
@@ -51,26 +52,32 @@ def tune_decisions(
     *,
     thresholds: bool = True,
     margins: bool = True,
+    end_threshold: bool = False,
     threshold_grid: Sequence[float] = THRESHOLD_GRID,
     margin_grid: Sequence[float] = MARGIN_GRID,
+    end_grid: Sequence[float] = END_GRID,
     rounds: int = 2,
-) -> Tuple[Dict[str, float], Dict[str, float], float, float]:
+) -> Tuple[Dict[str, float], Dict[str, float], float, float, float]:
     """Coordinate ascent over one threshold and one margin per punctuation
-    class, maximising micro F1. Returns the thresholds and margins (classes
-    that gain nothing get none), the F1 before and the F1 after."""
-    chosen: Dict[str, Dict[str, float]] = {"thresholds": {}, "margins": {}}
+    class, and with `end_threshold` the end threshold (`decode.end_shares`),
+    maximising micro F1. Returns the thresholds and margins (classes that
+    gain nothing get none), the end threshold (0: off), the F1 before and
+    the F1 after."""
+    chosen: Dict[str, Dict[str, float]] = {"thresholds": {}, "margins": {}, "end": {"": 0.0}}
 
     def score(candidate: Dict[str, Dict[str, float]]) -> float:
-        return micro_f1(decide(probs, label_set, candidate["thresholds"], candidate["margins"]), gold)
+        guesses = decide(probs, label_set, candidate["thresholds"], candidate["margins"], candidate["end"][""])
+        return micro_f1(guesses, gold)
 
     before = best = score(chosen)
     settings = [("thresholds", threshold_grid)] * thresholds + [("margins", margin_grid)] * margins
+    coordinates = [("end", "", end_grid)] * end_threshold
+    coordinates += [(setting, label, grid) for label in label_set.punctuation for setting, grid in settings]
     for _ in range(rounds):
-        for label in label_set.punctuation:
-            for setting, grid in settings:
-                for value in grid:
-                    candidate = {**chosen, setting: {**chosen[setting], label: float(value)}}
-                    value_score = score(candidate)
-                    if value_score > best + 1e-9:
-                        best, chosen = value_score, candidate
-    return chosen["thresholds"], chosen["margins"], before, best
+        for setting, label, grid in coordinates:
+            for value in grid:
+                candidate = {**chosen, setting: {**chosen[setting], label: float(value)}}
+                value_score = score(candidate)
+                if value_score > best + 1e-9:
+                    best, chosen = value_score, candidate
+    return chosen["thresholds"], chosen["margins"], chosen["end"][""], before, best

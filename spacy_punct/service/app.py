@@ -252,7 +252,7 @@ def _items(body: Mapping[str, Any], max_items: int) -> Tuple[str, List[Any]]:
 
 
 _FLAGS = ("keep_existing", "add_marks", "repair")
-_OPTIONS = ("model", *_FLAGS, "thresholds", "margins")
+_OPTIONS = ("model", *_FLAGS, "thresholds", "margins", "end_threshold")
 
 
 def request_settings(nlp: Language, body: Mapping[str, Any]) -> DecisionSettings:
@@ -270,6 +270,15 @@ def request_settings(nlp: Language, body: Mapping[str, Any]) -> DecisionSettings
             if not isinstance(values, dict) or not all(isinstance(v, (int, float)) for v in values.values()):
                 raise ServiceError(400, f'"{key}" must be an object of labels and numbers.')
             changes[key] = {label.upper(): float(value) for label, value in values.items()}
+    end_threshold = body.get("end_threshold")
+    if end_threshold is not None:
+        if (
+            isinstance(end_threshold, bool)
+            or not isinstance(end_threshold, (int, float))
+            or not 0 <= end_threshold <= 1
+        ):
+            raise ServiceError(400, '"end_threshold" must be a number from 0 to 1.')
+        changes["end_threshold"] = float(end_threshold)
     try:
         check_settings(pipe.label_set, changes.get("thresholds"), changes.get("margins"), ("thresholds", "margins"))
     except ValueError as e:

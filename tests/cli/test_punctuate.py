@@ -224,12 +224,17 @@ def test_keep_existing_threshold_and_margin_options(trained, tmp_path):
     assert kept.exit_code == 0 and kept.stdout == TEXTS[0] + "\n"
     fewer = runner.invoke(app, ["punctuate", model, "--threshold", "COMMA=1.0", "--margin", "QUESTION=0.5"], input=text)
     assert fewer.exit_code == 0 and "," not in fewer.stdout.replace("so,", "")
+    # no sentence ends where the final marks together never reach 1 (this pipeline does not close texts)
+    none = runner.invoke(app, ["punctuate", model, "--end-threshold", "1.0"], input=text)
+    assert none.exit_code == 0 and not any(mark in none.stdout for mark in ".?"), none.stdout
+    assert none.stdout.replace(",", "").lower().split() == text.replace(",", "").replace("?", "").split()
     for bad in (
         ["--threshold", "TILDE=0.3"],
         ["--threshold", "COMMA"],
         ["--margin", "COMMA=x"],
         ["--threshold", "QUESTION=1.5"],
         ["--margin", "COMMA=-1"],
+        ["--end-threshold", "1.5"],
     ):
         result = runner.invoke(app, ["punctuate", model, *bad], input=text)
         assert result.exit_code == 1 and "Error" in result.output, bad

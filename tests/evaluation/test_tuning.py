@@ -18,10 +18,23 @@ def test_tuning_recovers_a_shifted_decision_boundary():
     probs[numpy.arange(2000), gold] = 0.9
     questions = gold == 3
     probs[questions] = [0.55, 0.03, 0.02, 0.4]
-    thresholds, _, before, after = tune_decisions(probs, gold, LABELS, margins=False)
+    thresholds, _, end, before, after = tune_decisions(probs, gold, LABELS, margins=False)
     assert before < 0.97 and after == 1.0
-    assert 0.02 < thresholds["QUESTION"] <= 0.4
+    assert 0.02 < thresholds["QUESTION"] <= 0.4 and end == 0.0
     assert micro_f1(decide(probs, LABELS, thresholds), gold) == 1.0
+
+
+def test_tuning_finds_the_end_threshold_where_thresholds_cannot_tell_the_questions():
+    """Questions read p(Q) 0.3 beside a sentence end of 0.5; words inside a
+    sentence read p(Q) 0.35 with no end: no threshold on p(Q) tells them
+    apart, an end threshold does."""
+    gold = numpy.array([0] * 60 + [2] * 20 + [3] * 20)
+    probs = numpy.array([[0.65, 0.0, 0.0, 0.35]] * 60 + [[0.2, 0.0, 0.7, 0.1]] * 20 + [[0.5, 0.0, 0.2, 0.3]] * 20)
+    *_, untuned, alone = tune_decisions(probs, gold, LABELS)  # thresholds and margins alone
+    assert untuned <= alone < 1.0
+    thresholds, margins, end, before, after = tune_decisions(probs, gold, LABELS, end_threshold=True)
+    assert (before, after) == (untuned, 1.0) and 0.35 < end <= 0.5
+    assert micro_f1(decide(probs, LABELS, thresholds, margins, end), gold) == 1.0
 
 
 def test_collect_probs_and_tune_command(trained, corpus_path, tmp_path):

@@ -25,6 +25,18 @@ def _words(text):
     return re.sub(r"[,.?!;:]", "", text).lower().split()
 
 
+def _bundle_model():
+    """scripts/bundle_model.py as a module."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "bundle_model", Path(__file__).parents[2] / "scripts" / "bundle_model.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 # the most each bundled pipeline may take on disk
 SIZE_LIMITS = {"en_punct_sm": 16e6, "en_punct_trf": 35e6, "hu_punct_trf": 35e6, "bn_punct_trf": 35e6}
 ENGLISH = ["en_punct_sm", "en_punct_trf"]
@@ -177,13 +189,8 @@ def test_a_transcript_in_lines_read_whole(tmp_path):
 def test_the_model_cards_give_the_kept_measurements(name):
     """Each bundled pipeline's meta.json scores and model card are those of
     its measurement files in projects/benchmarks/metrics/ (bundle_model.py card)."""
-    import importlib.util
-    from pathlib import Path
-
     root = Path(__file__).parents[2]
-    spec = importlib.util.spec_from_file_location("bundle_model", root / "scripts" / "bundle_model.py")
-    bundle_model = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bundle_model)
+    bundle_model = _bundle_model()
     metrics = root / "projects" / "benchmarks" / "metrics" / name
     meta = json.loads((BUNDLED_DIR / name / "meta.json").read_text(encoding="utf8"))
     entry = language_entry(meta["lang"])
@@ -206,13 +213,7 @@ def test_a_bundled_pipeline_is_scored_on_the_test_sets_its_language_lists(tmp_pa
     """bundle_model.py score: one evaluate command a converted test set of the
     registry, a noisy variant on its base set with the noise level, a spoken
     one with its numbers written as words."""
-    import importlib.util
-    from pathlib import Path
-
-    root = Path(__file__).parents[2]
-    spec = importlib.util.spec_from_file_location("bundle_model", root / "scripts" / "bundle_model.py")
-    bundle_model = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bundle_model)
+    bundle_model = _bundle_model()
     (tmp_path / "en" / "eval").mkdir(parents=True)
     for name in ("test2011", "gum_dev"):
         (tmp_path / "en" / "eval" / f"{name}.spacy").touch()
@@ -233,14 +234,7 @@ def test_a_bundled_pipeline_is_scored_on_the_test_sets_its_language_lists(tmp_pa
 def test_a_bundle_is_filed_under_its_folder_s_name(trained, tmp_path):
     """bundle_model.py pipeline: the scores and card of `en_punct_x` are found
     by the meta's name, whatever the trained run's meta called it."""
-    import importlib.util
-    import json
-    from pathlib import Path
-
-    root = Path(__file__).parents[2]
-    spec = importlib.util.spec_from_file_location("bundle_model", root / "scripts" / "bundle_model.py")
-    bundle_model = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bundle_model)
+    bundle_model = _bundle_model()
     trained.meta["name"] = "some_run"
     trained.to_disk(tmp_path / "run")
     bundle_model.bundle_pipeline(tmp_path / "run", tmp_path / "en_punct_x", int8=False, keep_float=[], stride=0)
@@ -249,3 +243,28 @@ def test_a_bundle_is_filed_under_its_folder_s_name(trained, tmp_path):
     assert (
         json.loads((tmp_path / "new" / "candidate" / "meta.json").read_text())["name"] == "some_run"
     )  # its folder made
+
+
+def test_a_bundle_takes_decision_settings_chosen_after_it_was_bundled(trained, tmp_path):
+    """bundle_model.py pipeline and decisions: the thresholds and end
+    threshold land in the bundle's config, and the loaded pipeline decides
+    with them; a setting out of range changes nothing."""
+    bundle_model = _bundle_model()
+    trained.to_disk(tmp_path / "run")
+    bundle = tmp_path / "en_punct_x"
+    bundle_model.bundle_pipeline(
+        tmp_path / "run", bundle, int8=False, keep_float=[], stride=0, thresholds={"COMMA": 0.4}, end_threshold=0.5
+    )
+    settings = load_pipeline(bundle).get_pipe("punctuator").settings
+    assert (settings.thresholds, settings.end_threshold, settings.close_last_sentence) == ({"COMMA": 0.4}, 0.5, True)
+    bundle_model.set_decisions(bundle, {"QUESTION": 0.3}, 0.55)
+    settings = load_pipeline(bundle).get_pipe("punctuator").settings
+    assert (settings.thresholds, settings.end_threshold, settings.close_last_sentence) == (
+        {"QUESTION": 0.3},
+        0.55,
+        True,
+    )
+    config = (bundle / "config.cfg").read_text()
+    with pytest.raises(SystemExit, match="The end threshold 1.5: give a number from 0 to 1"):
+        bundle_model.set_decisions(bundle, {}, 1.5)
+    assert (bundle / "config.cfg").read_text() == config

@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from spacy_punct import load_pipeline, punctuate, punctuate_records  # noqa: E402
 from spacy_punct.inference.streaming import FixedLookahead, Streamer  # noqa: E402
+from spacy_punct.pipelines.loading import find_punctuator  # noqa: E402
 from spacy_punct.service.app import ServiceLimits, create_app  # noqa: E402
 
 LINES = ["so how was the trip it was long but we saw the coast", "hi kevin my internet is down", ""]
@@ -39,6 +40,10 @@ def test_texts_and_records_come_out_as_the_library_writes_them(client):
     assert client.post("/punctuate", json=whisper).json()["records"][0]["punctuated"] == "Where did?"
     kept = client.post("/punctuate", json={"texts": ["so, how was it"], "keep_existing": True}).json()
     assert kept["texts"][0].startswith("So, how")
+    ends_first = {"end_threshold": 0.9, "thresholds": {"QUESTION": 0.5}}
+    settings = find_punctuator(nlp)[1].settings.replace(end_threshold=0.9, thresholds={"QUESTION": 0.5})
+    response = client.post("/punctuate", json={"texts": LINES, **ends_first})
+    assert response.json() == {"texts": [doc.text for doc in punctuate(nlp, LINES, settings=settings)]}
 
 
 @pytest.mark.parametrize(
@@ -48,6 +53,8 @@ def test_texts_and_records_come_out_as_the_library_writes_them(client):
         (b'{"model": "fr", "texts": []}', 404, "unknown model 'fr'"),
         (b'{"texts": [1]}', 400, '"texts" must be a list of strings'),
         (b'{"texts": ["a"], "thresholds": {"NOPE": 0.5}}', 400, "NOPE"),
+        (b'{"texts": ["a"], "end_threshold": 1.5}', 400, '"end_threshold" must be a number from 0 to 1'),
+        (b'{"texts": ["a"], "end_threshold": true}', 400, '"end_threshold" must be a number from 0 to 1'),
         (b'{"texts": ["' + b"a " * 20_000 + b'"]}', 413, "at most 20,000"),
     ],
 )
