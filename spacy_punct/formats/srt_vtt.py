@@ -77,23 +77,54 @@ def _seconds(hours: Optional[str], minutes: str, seconds: str, millis: str) -> f
 
 
 def _cues(text: str, name: str) -> Iterator[Tuple[float, float, str]]:
-    """(start, end, text) per cue of an SRT or WebVTT file."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    k = 0
-    while k < len(lines):
-        match = _TIMING.match(lines[k])
-        if not match:
-            k += 1
+    """(start, end, text) per cue of an SRT or WebVTT file. Text outside a cue
+    (no timing line before it) and an unreadable timing are errors naming
+    their line: the words would otherwise be lost."""
+    for first, block in _blocks(text):
+        timings = [k for k, line in enumerate(block) if "-->" in line]
+        if not timings:
+            if not _skipped_block(block, first):
+                raise RecordError(f"{name}, line {first + 1}: text outside a cue (no timing line before it).")
             continue
+        k = timings[0]
+        if len(timings) > 1:
+            raise RecordError(
+                f"{name}, line {first + timings[1] + 1}: a cue starts inside the one before (no empty line between them)."
+            )
+        if k > 1:
+            raise RecordError(f"{name}, line {first + 1}: text outside a cue (no timing line before it).")
+        match = _TIMING.match(block[k])
+        if not match:
+            raise RecordError(f"{name}, line {first + k + 1}: cannot read the cue timing {block[k].strip()!r}.")
         start, end = _seconds(*match.group(1, 2, 3, 4)), _seconds(*match.group(5, 6, 7, 8))
         if end < start:
-            raise RecordError(f"{name}, line {k + 1}: the cue ends before it starts.")
-        body = []
-        k += 1
-        while k < len(lines) and lines[k].strip():
-            body.append(lines[k])
-            k += 1
-        yield start, end, "\n".join(body)
+            raise RecordError(f"{name}, line {first + k + 1}: the cue ends before it starts.")
+        yield start, end, "\n".join(block[k + 1 :])
+
+
+def _blocks(text: str) -> Iterator[Tuple[int, List[str]]]:
+    """(index of its first line, its lines) per block of lines between empty ones."""
+    block: List[str] = []
+    first = 0
+    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n")):
+        if line.strip():
+            if not block:
+                first = number
+            block.append(line)
+        elif block:
+            yield first, block
+            block = []
+    if block:
+        yield first, block
+
+
+def _skipped_block(block: List[str], first: int) -> bool:
+    """A block with no words to read: WebVTT's header, a NOTE, STYLE or REGION
+    block, or a lone cue number."""
+    head = block[0].lstrip("\ufeff").strip()
+    if first == 0 and head.startswith("WEBVTT"):
+        return True
+    return head.split(" ")[0] in ("NOTE", "STYLE", "REGION") or (len(block) == 1 and head.isdigit())
 
 
 def _cue_words(start: float, end: float, body: str) -> List[TimedWord]:

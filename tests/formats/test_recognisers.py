@@ -104,6 +104,21 @@ def test_captions_are_recut_at_sentence_ends():
         ("bad.ctm", "talk1 1 0.00 0.20 so\ntalk1 one two\n", "bad.ctm, line 2: not a CTM line"),
         ("bad.json", '{"segments": [{"text": " so"}]}', "bad.json, segment 1: no 'words'"),
         ("bad.jsonl", '{"audio_filepath": "a.wav", "text": "so"}\n{"audio_filepath": "b.wav"}\n', "bad.jsonl, line 2"),
+        (
+            "bad.srt",
+            "1\n00:00:01,000 --> 00:00:02,500\nso how\n\n2\n00:00:02,600 --> 00:00:0X,000\nthe trip\n",
+            "bad.srt, line 6: cannot read the cue timing",
+        ),
+        (
+            "gap.srt",
+            "1\n00:00:01,000 --> 00:00:02,500\nso how\n2\n00:00:02,600 --> 00:00:03,000\nwas\n",
+            "line 5: a cue starts",
+        ),
+        (
+            "lost.vtt",
+            "WEBVTT\n\nNOTE made by hand\n\nso how\n\n00:00:01.000 --> 00:00:02.000\nwas\n",
+            "line 5: text outside a cue",
+        ),
     ],
 )
 def test_what_cannot_be_read_is_named_with_its_line(name, text, message):
