@@ -7,7 +7,7 @@ from typing import Any, Iterator, List, Optional, Sequence, Tuple
 
 from .captions import CaptionWord, CueBuilder, caption_header, format_cue
 from .recognisers import OutputWord, Transcript, TranscriptFormat, transcript_formats
-from .timed import RecordError, TimedWord
+from .timed import RecordError, TimedWord, spread_words
 
 
 class CaptionFormat(TranscriptFormat):
@@ -137,14 +137,7 @@ def _cue_words(start: float, end: float, body: str) -> List[TimedWord]:
             for word in _TAG.sub("", piece).split():
                 words.append(TimedWord(_unescape(word), moment, moment))
         return _spread_ends(words, end)
-    texts = [_unescape(word) for word in _TAG.sub("", body).split()]
-    total = sum(len(text) for text in texts) or 1
-    words, position = [], start
-    for text in texts:
-        length = (end - start) * len(text) / total
-        words.append(TimedWord(text, round(position, 3), round(position + length, 3)))
-        position += length
-    return words
+    return spread_words([_unescape(word) for word in _TAG.sub("", body).split()], start, end)
 
 
 def _spread_ends(words: List[TimedWord], end: float) -> List[TimedWord]:

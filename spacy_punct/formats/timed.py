@@ -79,6 +79,19 @@ def split_word(word: TimedWord) -> List[TimedWord]:
     return [TimedWord(part, word.start, word.end) for part in parts]
 
 
+def spread_words(texts: Sequence[str], start: float, end: float) -> List[TimedWord]:
+    """Words spoken between `start` and `end` with no timings of their own
+    (a caption cue, a Whisper segment without word timestamps), each given a
+    share of the time by its length."""
+    total = sum(len(text) for text in texts) or 1
+    words, position = [], start
+    for text in texts:
+        length = (end - start) * len(text) / total
+        words.append(TimedWord(text, round(position, 3), round(position + length, 3)))
+        position += length
+    return words
+
+
 # the fields of a record that can hold its words
 WORD_LIST_KEYS = ("words", "result", "segments")
 

@@ -13,7 +13,7 @@ from .recognisers import (
     transcript_formats,
     word_entry,
 )
-from .timed import RecordError
+from .timed import RecordError, spread_words
 
 
 @transcript_formats.register("whisper")
@@ -22,7 +22,9 @@ class WhisperFormat(TranscriptFormat):
     "text", "words": [{"word", "start", "end", "probability"}]}]}`),
     WhisperX's (`segments` and `word_segments`), or faster-whisper's words
     as a JSON list. Segments are re-cut at sentence ends, each new one with
-    the fields of the segment its first word came from."""
+    the fields of the segment its first word came from. A result without
+    word timestamps gives each word of a segment a share of its time by
+    length, and is written back without words."""
 
     endings = ()
 
@@ -42,17 +44,19 @@ class WhisperFormat(TranscriptFormat):
             raise RecordError(f"{name}: expected Whisper's result: an object with 'segments'.")
         transcript = Transcript([], source=value)
         for number, segment in enumerate(segments):
-            words = segment.get("words") if isinstance(segment, Mapping) else None
-            if not isinstance(words, list):
-                raise RecordError(
-                    f"{name}, segment {number + 1}: no 'words': transcribe with word_timestamps=True "
-                    "(or give the text as plain text)."
-                )
-            for position, entry in enumerate(words, start=1):
-                word = timed_entry(entry, f"{name}, segment {number + 1}, word {position}")
+            where = f"{name}, segment {number + 1}"
+            if not isinstance(segment, Mapping):
+                raise RecordError(f"{where}: expected an object with 'words', or 'start', 'end' and 'text'.")
+            entries = segment.get("words")
+            if not isinstance(entries, list):
+                entries = _segment_entries(segment, where)
+            for position, entry in enumerate(entries, start=1):
+                word = timed_entry(entry, f"{where}, word {position}")
                 transcript.words.append(word)
                 transcript.fields.append(dict(entry))
                 transcript.groups.append(number)
+        if not any(isinstance(segment.get("words"), list) for segment in segments):
+            value["_no_words"] = True
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
@@ -71,6 +75,9 @@ class WhisperFormat(TranscriptFormat):
                 words=entries,
             )
             new_segments.append(segment)
+        if source.pop("_no_words", False):  # the file had none: the words' timings are estimates
+            for segment in new_segments:
+                del segment["words"]
         if source.pop("_bare", False):
             return json.dumps([w for s in new_segments for w in s["words"]], ensure_ascii=False) + "\n"
         source["segments"] = new_segments
@@ -78,3 +85,21 @@ class WhisperFormat(TranscriptFormat):
         if "word_segments" in source:  # WhisperX
             source["word_segments"] = [w for s in new_segments for w in s["words"]]
         return json.dumps(source, ensure_ascii=False) + "\n"
+
+
+def _segment_entries(segment: Mapping[str, Any], where: str) -> List[Dict[str, Any]]:
+    """The words of a segment transcribed without word timestamps: its text's
+    words, each given a share of the segment's time by its length."""
+    text, start, end = segment.get("text"), segment.get("start"), segment.get("end")
+    if not isinstance(text, str):
+        raise RecordError(f"{where}: no 'words' and no 'text'.")
+    try:
+        start, end = float(start), float(end)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise RecordError(f"{where}: no 'words', and its start and end are not numbers.") from None
+    if not 0 <= start <= end:
+        raise RecordError(f"{where}: needs 0 <= start <= end, got {start}, {end}.")
+    return [
+        {"word": " " + word.text, "start": word.start, "end": word.end}
+        for word in spread_words(text.split(), start, end)
+    ]

@@ -98,6 +98,23 @@ def test_captions_are_recut_at_sentence_ends():
         assert written.count("-->") == 2
 
 
+def test_whisper_segments_without_word_timestamps_are_timed_by_length():
+    result = {
+        "text": " so how was the trip it was long",
+        "segments": [
+            {"id": 0, "start": 0.0, "end": 2.0, "text": " so how was the trip it", "avg_logprob": -0.2},
+            {"id": 1, "start": 2.0, "end": 3.0, "text": " was long", "avg_logprob": -0.3},
+        ],
+    }
+    transcript = make_format("whisper").read(json.dumps(result), "talk.json")
+    assert [w.text for w in transcript.words] == WORDS
+    assert transcript.words[0].start == 0.0 and transcript.words[-1].end == 3.0
+    out = json.loads(make_format("whisper").write(transcript, PUNCTUATED))
+    assert [s["text"] for s in out["segments"]] == [" So how was the trip?", " It was long."]
+    assert out["segments"][1]["end"] == 3.0 and "words" not in out["segments"][0]
+    assert out["text"] == " So how was the trip? It was long."
+
+
 @pytest.mark.parametrize(
     "name, text, message",
     [
