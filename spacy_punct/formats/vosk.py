@@ -1,7 +1,7 @@
 """Vosk's results: one JSON object, or one per line."""
 
 import json
-from typing import Mapping, Sequence
+from typing import Any, List, Mapping, Sequence
 
 from .recognisers import (
     OutputWord,
@@ -41,10 +41,7 @@ class VoskFormat(TranscriptFormat):
             lines = True
         transcript = Transcript([], source={"lines": lines, "results": values})
         for number, value in enumerate(values):
-            result = value.get("result", []) if isinstance(value, Mapping) else None
-            if not isinstance(result, list):
-                raise RecordError(f"{name}, result {number + 1}: 'result' must be a list of words.")
-            for position, entry in enumerate(result, start=1):
+            for position, entry in enumerate(_result_words(value, f"{name}, result {number + 1}"), start=1):
                 transcript.words.append(timed_entry(entry, f"{name}, result {number + 1}, word {position}"))
                 transcript.fields.append(dict(entry))
                 transcript.groups.append(number)
@@ -55,12 +52,35 @@ class VoskFormat(TranscriptFormat):
         out = []
         for sentence in sentence_indices(words):
             record = {k: v for k, v in results[transcript.groups[sentence[0]]].items() if k not in ("result", "text")}
-            record["result"] = [word_entry(transcript, k, words[k].text) for k in sentence]
+            if any("result" in results[transcript.groups[k]] for k in sentence):
+                record["result"] = [word_entry(transcript, k, words[k].text) for k in sentence]
             record["text"] = " ".join(words[k].text for k in sentence)
             out.append(record)
         if not transcript.source["lines"]:  # one result: its words punctuated, not cut
             record = dict(results[0])
-            record["result"] = [word_entry(transcript, k, word.text) for k, word in enumerate(words)]
+            if "result" in record:
+                record["result"] = [word_entry(transcript, k, word.text) for k, word in enumerate(words)]
             record["text"] = " ".join(word.text for word in words)
             return json.dumps(record, ensure_ascii=False) + "\n"
         return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in out)
+
+
+def _result_words(value: Any, where: str) -> List[Any]:
+    """The word entries of one result: its `result` list, or, from a
+    recogniser without word timings (no `SetWords(True)`), its `text`'s words.
+    A `text` that differs from the `result`'s words is an error: one of them
+    would be lost."""
+    if not isinstance(value, Mapping):
+        raise RecordError(f"{where}: expected an object with 'result' or 'text'.")
+    result, text = value.get("result"), value.get("text")
+    if result is None:
+        if not isinstance(text, str):
+            raise RecordError(f"{where}: no 'result' and no 'text'.")
+        return [{"word": word} for word in text.split()]
+    if not isinstance(result, list):
+        raise RecordError(f"{where}: 'result' must be a list of words.")
+    if isinstance(text, str):
+        said = [entry.get("word") for entry in result if isinstance(entry, Mapping)]
+        if text.split() != said:
+            raise RecordError(f"{where}: its 'text' and the words of its 'result' differ.")
+    return result

@@ -75,6 +75,14 @@ def test_vosk_results_one_object_or_a_line_per_sentence():
     assert [line["text"] for line in lines] == ["So how was the trip?", "It was long."]
 
 
+def test_vosk_results_without_word_timings_are_read_from_their_text():
+    lines = '{"text": "so how was the trip"}\n{"text": "it was long"}\n'
+    transcript = make_format("vosk").read(lines, "talk.jsonl")
+    assert [w.text for w in transcript.words] == WORDS and transcript.words[0].start is None
+    out = [json.loads(line) for line in make_format("vosk").write(transcript, PUNCTUATED).splitlines()]
+    assert out == [{"text": "So how was the trip?"}, {"text": "It was long."}]
+
+
 def test_ctm_and_nemo_keep_every_field():
     kind, transcript = _read("sample.ctm")
     lines = make_format(kind).write(transcript, PUNCTUATED).splitlines()
@@ -125,6 +133,11 @@ def test_whisper_segments_without_word_timestamps_are_timed_by_length():
             "bad.srt",
             "1\n00:00:01,000 --> 00:00:02,500\nso how\n\n2\n00:00:02,600 --> 00:00:0X,000\nthe trip\n",
             "bad.srt, line 6: cannot read the cue timing",
+        ),
+        (
+            "bad_vosk.json",
+            '{"text": "so how was", "result": [{"word": "so", "start": 0, "end": 0.2, "conf": 1}]}',
+            "result 1: its 'text' and the words of its 'result' differ",
         ),
         (
             "gap.srt",
