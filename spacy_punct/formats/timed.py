@@ -157,7 +157,8 @@ def parse_json_line(line: str, where: str) -> Any:
 def line_words(line: str, where: str) -> List[Any]:
     """The words on one line of a word stream: plain words separated by
     whitespace, or JSON: a word object, a list of words, or a record with a
-    word list (see `record_word_list`; Vosk's results, Whisper's segments)."""
+    word list (see `record_word_list`; Vosk's results, Whisper's segments).
+    Vosk's partial results give no words: its final result repeats them."""
     stripped = line.strip()
     if not stripped.startswith(("{", "[")):
         return stripped.split()
@@ -173,4 +174,6 @@ def line_words(line: str, where: str) -> List[Any]:
         return [value]
     if isinstance(value.get("text"), str):  # a recogniser's result without word timings
         return value["text"].split()
+    if isinstance(value.get("partial"), str):  # Vosk's provisional words: its next result repeats them
+        return []
     raise RecordError(f"{where}: no words found (expected 'word', 'words', 'result', 'segments' or 'text').")
