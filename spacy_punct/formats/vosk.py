@@ -20,14 +20,15 @@ from .timed import RecordError
 class VoskFormat(TranscriptFormat):
     """Vosk's results: `{"result": [{"conf", "end", "start", "word"}], "text"}`,
     one object (written back as one), or one per line (a result per
-    utterance, re-cut at sentence ends: a line per sentence)."""
+    utterance, re-cut at sentence ends: a line per sentence). Partial
+    results are left out: the final result after them repeats their words."""
 
     endings = ()
 
     @staticmethod
     def sniff(text: str) -> bool:
         head = text.lstrip()[:2000]
-        return head.startswith("{") and '"result"' in head
+        return head.startswith("{") and ('"result"' in head or '"partial"' in head)
 
     def read(self, text: str, name: str) -> Transcript:
         stripped = text.strip()
@@ -74,6 +75,8 @@ def _result_words(value: Any, where: str) -> List[Any]:
         raise RecordError(f"{where}: expected an object with 'result' or 'text'.")
     result, text = value.get("result"), value.get("text")
     if result is None:
+        if text is None and isinstance(value.get("partial"), str):  # provisional: the next result repeats it
+            return []
         if not isinstance(text, str):
             raise RecordError(f"{where}: no 'result' and no 'text'.")
         return [{"word": word} for word in text.split()]

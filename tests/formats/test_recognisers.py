@@ -75,8 +75,9 @@ def test_vosk_results_one_object_or_a_line_per_sentence():
     assert [line["text"] for line in lines] == ["So how was the trip?", "It was long."]
 
 
-def test_vosk_results_without_word_timings_are_read_from_their_text():
-    lines = '{"text": "so how was the trip"}\n{"text": "it was long"}\n'
+def test_vosk_results_without_word_timings_are_read_from_their_text_and_partial_results_left_out():
+    lines = '{"partial": "so how"}\n{"text": "so how was the trip"}\n{"partial": ""}\n{"text": "it was long"}\n'
+    assert detect_format(Path("talk.jsonl"), lines) == "vosk"
     transcript = make_format("vosk").read(lines, "talk.jsonl")
     assert [w.text for w in transcript.words] == WORDS and transcript.words[0].start is None
     out = [json.loads(line) for line in make_format("vosk").write(transcript, PUNCTUATED).splitlines()]
