@@ -18,7 +18,7 @@ are kept, and case is filled throughout."""
 
 import random
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Set
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy
 from spacy.tokens import Doc
@@ -55,13 +55,17 @@ def damaged_text(
     strip_all: float = 0.0,
     lower_all: float = 0.0,
     strip_none: float = 0.0,
+    within: float = 0.0,
 ) -> DamagedText:
     """The words as written, but for runs of 1 to `max_sentences` whole
     sentences that lose their marks and case: stripped and intact runs
     alternate (the first one either), so that about half the words are
     stripped. With probability `strip_all` every word is stripped, with
     `strip_none` none; with `lower_all`, every word is lower-cased and the
-    runs lose their marks only (punctuated text without capitals)."""
+    runs lose their marks only (punctuated text without capitals). With
+    probability `within`, each edge of a run moves into the intact sentence
+    beside it, as where a recogniser's marks vanish or come back in the
+    middle of a sentence (`Today I want to talk about the budget it was ...`)."""
     sentences = sentence_spans([record.mark for record in records])
     draw = rng.random()
     everything, nothing = draw < strip_all, strip_all <= draw < strip_all + strip_none
@@ -71,27 +75,61 @@ def damaged_text(
     while len(stripped_sentences) < len(sentences):
         stripped_sentences += [(strip or everything) and not nothing] * rng.randint(1, max_sentences)
         strip = not strip
+    flags = [strip for (start, end), strip in zip(sentences, stripped_sentences) for _ in range(start, end)]
+    if within > 0:
+        flags = _edges_within(flags, sentences, rng, within)
     parts: List[str] = []
-    stripped: List[bool] = []
     starts: List[int] = []
     ends: List[int] = []
     position = 0
-    for (start, end), strip in zip(sentences, stripped_sentences):
-        for record in records[start:end]:
-            text = record.text.lower() if strip or lowered else record.text
-            parts.append(text)
-            starts.append(position)
-            position += len(text)
-            ends.append(position)
-            if record.mark and not strip:
-                mark = " " + record.mark if record.mark in _SPACED_MARKS else record.mark
-                parts.append(mark)
-                position += len(mark)
-            if record.space:
-                parts.append(" ")
-                position += 1
-            stripped.append(strip)
-    return DamagedText("".join(parts).rstrip(" "), stripped, starts, ends)
+    for record, strip in zip(records, flags):
+        text = record.text.lower() if strip or lowered else record.text
+        parts.append(text)
+        starts.append(position)
+        position += len(text)
+        ends.append(position)
+        if record.mark and not strip:
+            mark = " " + record.mark if record.mark in _SPACED_MARKS else record.mark
+            parts.append(mark)
+            position += len(mark)
+        if record.space:
+            parts.append(" ")
+            position += 1
+    return DamagedText("".join(parts).rstrip(" "), flags, starts, ends)
+
+
+def _edges_within(
+    flags: List[bool], sentences: Sequence[Tuple[int, int]], rng: random.Random, within: float
+) -> List[bool]:
+    """The stripped flags of whole sentences, each run's edges moved with
+    probability `within` into the sentence beside it, leaving that sentence
+    at least one intact word."""
+    flags = list(flags)
+    sentence_of = [k for k, (start, end) in enumerate(sentences) for _ in range(start, end)]
+    k = 0
+    while k < len(flags):
+        if not flags[k]:
+            k += 1
+            continue
+        end = k
+        while end < len(flags) and flags[end]:
+            end += 1
+        if k > 0 and rng.random() < within:  # the marks vanish within the sentence before
+            first = sentences[sentence_of[k - 1]][0]
+            intact = 0
+            while k - intact - 1 >= first and not flags[k - intact - 1]:
+                intact += 1
+            if intact >= 2:
+                moved = rng.randint(1, intact - 1)
+                flags[k - moved : k] = [True] * moved
+        if end < len(flags) and rng.random() < within:  # they come back within the sentence after
+            last = sentences[sentence_of[end]][1]
+            if last - end >= 2:
+                moved = rng.randint(1, last - end - 1)
+                flags[end : end + moved] = [True] * moved
+                end += moved
+        k = end
+    return flags
 
 
 def damaged_doc(vocab: Vocab, records: Sequence[WordRecord], damaged: DamagedText) -> Doc:
@@ -140,9 +178,9 @@ def repair_features(table: TokenTable, slots: MarkSlots, probs: numpy.ndarray, l
             column = label_set.class_of(existing) if label_set.writes(existing) else n_labels
             rows[row, n_labels + column] = 1.0
         rows[row, 2 * n_labels + 1 + _case(table.texts[_word_start(table, i)])] = 1.0
-    capitals = rows[:, 2 * n_labels + 2 : 2 * n_labels + 4].any()
-    rows[:, -2] = float(capitals)
-    rows[:, -1] = float(bool(slots.existing))
+    flags = 2 * n_labels + 1 + _CASES
+    rows[:, flags] = float(rows[:, 2 * n_labels + 2 : 2 * n_labels + 4].any())  # any capital
+    rows[:, flags + 1] = float(bool(slots.existing))
     return rows
 
 

@@ -129,20 +129,22 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
         has_word = has_word and not starts[i]
         if not (is_space or is_punct or is_symbol(text)):
             role = roles[i]
+            # repair mode: a word of the input's intact text keeps its case, a new sentence start included
+            may_case = case_fill is None or i in case_fill
             if role == WHOLE or (recase and role != FIXED):
-                form = cased[i] if case_fill is None or i in case_fill else None
+                form = cased[i] if may_case else None
                 if form is not None and (recase or text == text.lower()):
                     text = form.lower() if i in after_break and text.lower() in no_capital else form
-                if (not has_word and not _has_digit(text)) or text.lower() in always_upper:
+                if may_case and ((not has_word and not _has_digit(text)) or text.lower() in always_upper):
                     text = capitalise(text)  # not `v2`, `mp3`: a version or a code keeps its case
                 elif lower_next and (form is None or form == form.lower()):
                     text = decapitalise(text)
             elif role == PART:
-                if i in whole_forms and (case_fill is None or i in case_fill):
+                if i in whole_forms and may_case:
                     text = cased[i]
-                if not has_word:
+                if not has_word and may_case:
                     text = capitalise(text)
-            elif role == FIRST and not has_word:
+            elif role == FIRST and not has_word and may_case:
                 text = capitalise(text)
             has_word = True
             lower_next = i in lowered

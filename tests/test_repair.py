@@ -64,6 +64,27 @@ def test_runs_of_whole_sentences_lose_marks_and_case_together():
     assert lowered.text == lowered.text.lower() and "." in lowered.text
 
 
+def test_run_edges_within_sentences_leave_each_sentence_an_intact_word():
+    _, records = _records(" ".join([TEXT] * 6))
+    from spacy_punct.words import sentence_spans
+
+    spans = sentence_spans([r.mark for r in records])
+    whole = damaged_text(records, random.Random(3), within=0.0)
+    assert whole == damaged_text(records, random.Random(3))  # no draws without edges within
+    inside = 0
+    for seed in range(5):
+        damaged = damaged_text(records, random.Random(seed), within=1.0)
+        for record, flag, start, end in zip(records, damaged.stripped, damaged.starts, damaged.ends):
+            assert damaged.text[start:end] == (record.text.lower() if flag else record.text)
+        for start, end in spans:
+            flags = damaged.stripped[start:end]
+            if len(set(flags)) == 2:  # an edge inside: the sentence's intact words are one stretch
+                inside += 1
+                intact = [k for k, flag in enumerate(flags) if not flag]
+                assert intact == list(range(intact[0], intact[-1] + 1))
+    assert inside > 5
+
+
 def test_slots_find_their_words_and_features_read_marks_and_case():
     nlp, records = _records()
     damaged = damaged_text(records, random.Random(0), strip_none=1.0)
@@ -78,7 +99,8 @@ def test_slots_find_their_words_and_features_read_marks_and_case():
     assert rows[0, n + label_set.index("COMMA")] == 1.0  # `So,`
     assert rows[0, 2 * n + 1 + 1] == 1.0  # `So`: a capital first
     assert rows[1, n:].tolist()[: n + 1] == [0.0] * (n + 1)  # `how`: no mark
-    assert rows[:, -2:].tolist() == [[1.0, 1.0]] * len(records)  # the text has capitals and marks
+    flags = 2 * n + 1 + 4
+    assert rows[:, flags : flags + 2].tolist() == [[1.0, 1.0]] * len(records)  # the text has capitals and marks
 
 
 def test_the_head_corrects_the_punctuators_probabilities():

@@ -306,3 +306,12 @@ def test_a_function_word_after_a_closing_quote_takes_no_capital_mid_sentence(nlp
     assert (
         _truecased(nlp, 'she said "hello" and left', {3: "Hello", 5: "And"}, {3: "."}) == 'She said "Hello". And left'
     )
+
+
+def test_repair_capitalises_a_new_sentence_start_only_where_case_is_filled(nlp):
+    text = "We saw the sea we drove home. then we slept"
+    marks = {3: ".", 6: ".", 10: "."}
+    doc = _marked(nlp, text, marks)
+    doc._.case_fill = {0, 1, 2, 3, 8, 9, 10}  # `we drove home.` is the input's punctuated text
+    assert rewrite_doc(doc).text == "We saw the sea. we drove home. Then we slept."
+    assert rewrite_doc(_marked(nlp, text, marks)).text == "We saw the sea. We drove home. Then we slept."

@@ -497,7 +497,9 @@ def repair_section(files: Sequence[Path]) -> List[str]:
         "",
         "Runs of 1-6 sentences (about half the words) lose their marks and case, the rest stay as written: F1 "
         "on the stripped runs in repair mode and, on the same words, in plain mode on the fully stripped text; "
-        "the intact runs' words that keep their mark (or none) and their case; documents whose words changed.",
+        "the intact runs' words that keep their mark (or none) and their case; documents whose words changed. "
+        "Runs cut within sentences (`--repair-within`): each edge of a run falls inside a sentence with this "
+        "probability, as where a recogniser's marks vanish or come back mid-sentence.",
         "",
     ]
     rows = []
@@ -507,6 +509,7 @@ def repair_section(files: Sequence[Path]) -> List[str]:
             [
                 f"`{path.parent.name}`",
                 path.name.split(".")[0],
+                f"{run['within']:g}" if run.get("within") else "whole sentences",
                 percent(run["stripped_f"]["f"]),
                 percent(run["plain_stripped_f"]["f"]),
                 f"{100 * run['intact_marks_kept']:.2f}",
@@ -514,7 +517,16 @@ def repair_section(files: Sequence[Path]) -> List[str]:
                 f"{run['documents_altered']} of {run['documents']}",
             ]
         )
-    header = ["pipeline", "set", "F1 stripped, repair", "F1 stripped, plain", "marks kept %", "case kept %", "altered"]
+    header = [
+        "pipeline",
+        "set",
+        "runs cut within sentences",
+        "F1 stripped, repair",
+        "F1 stripped, plain",
+        "marks kept %",
+        "case kept %",
+        "altered",
+    ]
     return lines + [markdown_table(header, rows), ""]
 
 
@@ -780,7 +792,7 @@ def report(metrics: Path, plots: Optional[Path]) -> str:
         ("service", service_section),
         ("stream_lines", stream_lines_section),
     ):
-        files = sorted((metrics / name).glob("*/*.repair.json" if name == "repair" else "*.json"))
+        files = sorted((metrics / name).glob("*/*.repair*.json" if name == "repair" else "*.json"))
         if files:
             lines += section(files)
     return "\n".join(lines).rstrip("\n") + "\n"

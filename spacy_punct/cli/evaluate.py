@@ -76,6 +76,13 @@ def evaluate(
         "intact runs' marks and case kept.",
     ),
     seed: int = typer.Option(0, help="Seed of the simulated recognition errors and of --repair's runs."),
+    repair_within: float = typer.Option(
+        0.0,
+        min=0.0,
+        max=1.0,
+        help="With --repair: the share of the runs' edges that fall within a sentence, as where a recogniser's "
+        "marks vanish mid-sentence (0: whole sentences).",
+    ),
     window: int = typer.Option(0, min=0, help=WINDOW_HELP),
     stride: int = typer.Option(0, min=0, help=STRIDE_HELP),
     cpu_precision: str = typer.Option("", help=CPU_PRECISION_HELP),
@@ -99,7 +106,7 @@ def evaluate(
     suffix += (f".{input_case}" if input_case != "lower" else "") + (".gold-marks" if gold_marks else "")
     suffix += (".input-marks" if input_marks else "") + (".keep-quotes" if keep_quotes else "")
     if repair:
-        _evaluate_repair(nlp, test_sets, output_dir, seed)
+        _evaluate_repair(nlp, test_sets, output_dir, seed, repair_within)
         return
     for test_set in test_sets:
         bar = tqdm(desc=test_set.name, unit=" words", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False)
@@ -125,18 +132,21 @@ def evaluate(
         _report(test_set, suffix, result, score_table(result), output_dir)
 
 
-def _evaluate_repair(nlp: Language, test_sets: List[Path], output_dir: Optional[Path], seed: int) -> None:
+def _evaluate_repair(
+    nlp: Language, test_sets: List[Path], output_dir: Optional[Path], seed: int, within: float
+) -> None:
     """`evaluate --repair`: each test set's repair scores."""
     for test_set in test_sets:
         bar = tqdm(desc=test_set.name, unit=" words", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False)
         try:
             docs = list(read_docbins(test_set, nlp.vocab))
-            result = score_repair(nlp, docs, seed=seed, progress=bar.update)
+            result = score_repair(nlp, docs, seed=seed, within=within, progress=bar.update)
         except ValueError as e:
             fail(str(e))
         finally:
             bar.close()
-        _report(test_set, ".repair", result, repair_table(result), output_dir)
+        suffix = ".repair" + (f"-within-{within:g}" if within else "")
+        _report(test_set, suffix, result, repair_table(result), output_dir)
 
 
 def _report(test_set: Path, suffix: str, result: Dict[str, Any], table: str, output_dir: Optional[Path]) -> None:

@@ -24,6 +24,15 @@ def fit_repair(
     epochs: int = typer.Option(6, min=1, help="Passes over the damaged text."),
     width: int = typer.Option(64, min=8, help="The repair head's width."),
     seed: int = typer.Option(0, help="Seed of the damage and of the training order."),
+    within: float = typer.Option(
+        0.0, min=0.0, max=1.0, help="Share of the runs' edges moved into a sentence (marks that vanish mid-sentence)."
+    ),
+    empty_weight: float = typer.Option(
+        1.0,
+        min=0.01,
+        max=1.0,
+        help="Weight of the slots without a mark in the head's class loss (below 1: more marks).",
+    ),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
 ) -> None:
     """Give the punctuator a repair head: the text of TRAIN, runs of its
@@ -48,6 +57,8 @@ def fit_repair(
             width=width,
             epochs=epochs,
             seed=seed,
+            within=within,
+            empty_weight=empty_weight,
             progress=lambda done, total: bar.update(done - bar.n),
             log=lambda line: typer.echo(line, err=True),
         )

@@ -48,25 +48,37 @@ def chunks(records: Sequence[WordRecord], size: int = CHUNK_WORDS) -> Iterator[L
 
 
 def damaged_docs(
-    nlp: Language, docs: Iterable[Doc], seed: int, *, strip_all: float = 0.15, lower_all: float = 0.25
+    nlp: Language,
+    docs: Iterable[Doc],
+    seed: int,
+    *,
+    strip_all: float = 0.15,
+    lower_all: float = 0.25,
+    within: float = 0.0,
 ) -> Iterator[tuple]:
     """(input doc, damaged text, the chunk's records) for each chunk of each
-    doc, damaged with a generator seeded by `seed`."""
+    doc, damaged with a generator seeded by `seed` (see `repair.damaged_text`)."""
     rng = random.Random(seed)
     for doc in docs:
         for chunk in chunks(word_records(doc)):
-            damaged = damaged_text(chunk, rng, strip_all=strip_all, lower_all=lower_all)
+            damaged = damaged_text(chunk, rng, strip_all=strip_all, lower_all=lower_all, within=within)
             yield nlp.make_doc(damaged.text), damaged, chunk
 
 
 def repair_examples(
-    nlp: Language, docs: Iterable[Doc], seed: int = 0, *, batch_size: int = 32, progress: Optional[Callable] = None
+    nlp: Language,
+    docs: Iterable[Doc],
+    seed: int = 0,
+    *,
+    within: float = 0.0,
+    batch_size: int = 32,
+    progress: Optional[Callable] = None,
 ) -> List[RepairExample]:
     """The head's training examples from punctuated docs: each chunk damaged,
     read by the pipeline up to its punctuator's probabilities."""
     _, pipe = find_punctuator(nlp)
     label_set: LabelSet = pipe.label_set
-    damaged = list(damaged_docs(nlp, docs, seed))
+    damaged = list(damaged_docs(nlp, docs, seed, within=within))
     examples = []
     inputs = (doc for doc, _, _ in damaged)
     for (doc, probs), (_, text, records) in zip(predict_probs(nlp, inputs, batch_size=batch_size), damaged):
@@ -94,11 +106,14 @@ def train_repair_head(
     epochs: int = 4,
     batch_size: int = 16,
     learn_rate: float = 0.002,
+    empty_weight: float = 1.0,
     seed: int = 0,
     log: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
 ) -> Model:
     """Train `head` on the examples: logistic loss on whether each slot was
-    stripped, and cross-entropy on the classes of the stripped slots."""
+    stripped, and cross-entropy on the classes of the stripped slots, those
+    without a mark weighted by `empty_weight` (below 1: marks found more
+    often, as the punctuator's own `empty_weight` does)."""
     rng = random.Random(seed)
     examples = [example for example in examples if len(example.gold)]
     head.initialize(X=[cast(Floats2d, examples[0].features)] if examples else None)
@@ -113,7 +128,7 @@ def train_repair_head(
             n = max(1, sum(int((example.gold >= 0).sum()) for example in batch))
             gradients = []
             for example, score in zip(batch, scores):
-                loss, d_score = _loss(head.ops.to_numpy(score), example)
+                loss, d_score = _loss(head.ops.to_numpy(score), example, empty_weight)
                 total += loss
                 gradients.append(head.ops.asarray2f(cast(Floats2d, d_score / n)))
             n_words += n
@@ -123,11 +138,12 @@ def train_repair_head(
     return head
 
 
-def _loss(score: numpy.ndarray, example: RepairExample) -> tuple:
+def _loss(score: numpy.ndarray, example: RepairExample, empty_weight: float = 1.0) -> tuple:
     n_labels = score.shape[1] - 1
     counted = (example.gold >= 0).astype("f")
     probs = repaired_probs(example.features, score)
-    marked = counted * example.stripped  # the classes are learned where the marks were taken away
+    # the classes are learned where the marks were taken away
+    marked = counted * example.stripped * numpy.where(example.gold == 0, empty_weight, 1.0)
     truth = numpy.zeros_like(probs)
     truth[numpy.arange(len(probs)), numpy.maximum(example.gold, 0)] = 1.0
     stripped = 1.0 / (1.0 + numpy.exp(-score[:, -1]))
@@ -152,13 +168,19 @@ def fit_repair(
     depth: int = 1,
     epochs: int = 4,
     seed: int = 0,
+    within: float = 0.0,
+    empty_weight: float = 1.0,
     progress: Optional[Callable] = None,
     log: Callable[[str], None] = lambda line: print(line, file=sys.stderr),
 ) -> int:
     """Give the pipeline's punctuator a repair head trained on `docs`
-    (punctuated, cased text); returns the number of words it learned from."""
+    (punctuated, cased text; `within`: see `repair.damaged_text`;
+    `empty_weight`: see `train_repair_head`); returns the number of words it
+    learned from."""
     _, pipe = find_punctuator(nlp)
-    examples = repair_examples(nlp, docs, seed, progress=progress)
-    head = train_repair_head(pipe.new_repair_model(width, depth), examples, epochs=epochs, seed=seed, log=log)
+    examples = repair_examples(nlp, docs, seed, within=within, progress=progress)
+    head = train_repair_head(
+        pipe.new_repair_model(width, depth), examples, epochs=epochs, empty_weight=empty_weight, seed=seed, log=log
+    )
     pipe.set_repair_model(head, width, depth)
     return sum(int((example.gold >= 0).sum()) for example in examples)

@@ -25,3 +25,31 @@ def test_fit_repair_writes_a_pipeline_that_punctuate_and_evaluate_use(trained, t
     scored = runner.invoke(app, ["evaluate", str(tmp_path / "out"), str(corpus), "--repair", "-o", str(tmp_path / "m")])
     assert scored.exit_code == 0, scored.output
     assert "train.spacy with repair" in scored.output and (tmp_path / "m" / "train.repair.json").exists()
+
+
+def test_run_edges_within_sentences_in_fitting_and_scoring(trained, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    corpus = tmp_path / "train.spacy"
+    DocBin(docs=[trained.make_doc(" ".join(TEXTS[k:] + TEXTS[:k])) for k in range(3)]).to_disk(corpus)
+    runner = CliRunner()
+    args = ["fit-repair", str(tmp_path / "model"), str(corpus), "-o", str(tmp_path / "out"), "--epochs", "1"]
+    result = runner.invoke(app, args + ["--within", "0.5"])
+    assert result.exit_code == 0, result.output
+    scored = runner.invoke(
+        app,
+        [
+            "evaluate",
+            str(tmp_path / "out"),
+            str(corpus),
+            "--repair",
+            "--repair-within",
+            "0.5",
+            "-o",
+            str(tmp_path / "m"),
+        ],
+    )
+    assert scored.exit_code == 0, scored.output
+    assert "run edges within sentences 0.5" in scored.output
+    assert (tmp_path / "m" / "train.repair-within-0.5.json").exists()
+    wrong = runner.invoke(app, args[:4] + [str(tmp_path / "other"), "--within", "2"])
+    assert wrong.exit_code == 2 and "--within" in wrong.output

@@ -90,3 +90,17 @@ def test_fit_repair_reads_docbins(trained, tmp_path):
     assert fit_repair(trained, docs, epochs=1, width=8, log=lambda line: None) == sum(
         len(doc.text.split()) for doc in docs
     )
+
+
+def test_slots_without_a_mark_weigh_less_in_the_heads_class_loss():
+    import numpy
+
+    from spacy_punct.pipelines.repair import RepairExample, _loss
+
+    features = numpy.full((2, 18), 0.25, dtype="f")
+    example = RepairExample(features, numpy.array([0, 2]), numpy.array([1.0, 1.0], dtype="f"))
+    score = numpy.zeros((2, 5), dtype="f")
+    loss_full, full = _loss(score, example, 1.0)
+    loss_half, half = _loss(score, example, 0.5)
+    assert numpy.allclose(half[0, :4], 0.5 * full[0, :4]) and numpy.allclose(half[1], full[1])
+    assert numpy.allclose(half[:, 4], full[:, 4]) and loss_half < loss_full  # the stripped score is not weighted
