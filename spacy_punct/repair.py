@@ -34,6 +34,10 @@ MISSING_RUN = 25
 _SPACED_MARKS = frozenset({"-"})
 # the case classes of a word as written: lower, a capital first, all capitals, no letter
 _CASES = 4
+# the distances to the input's marks before and after a slot, and their sum
+_GAPS = 3
+# a gap of this many slots reads 1.0 (log scale)
+_GAP_SCALE = 64
 
 
 @dataclass
@@ -158,7 +162,7 @@ def slot_records(table: TokenTable, slots: MarkSlots, ends: Sequence[int]) -> Li
 
 def n_features(label_set: LabelSet) -> int:
     """The width of `repair_features`' rows."""
-    return 2 * len(label_set) + 1 + _CASES + 2
+    return 2 * len(label_set) + 1 + _CASES + 2 + _GAPS
 
 
 def repair_features(table: TokenTable, slots: MarkSlots, probs: numpy.ndarray, label_set: LabelSet) -> numpy.ndarray:
@@ -166,7 +170,9 @@ def repair_features(table: TokenTable, slots: MarkSlots, probs: numpy.ndarray, l
     word (the first columns, which the head's scores correct: see
     `repaired_probs`), the class of the mark the input has there (or "another mark": one
     the set does not write), the word's case as written, and whether the
-    text has any capital and any mark."""
+    text has any capital and any mark, and how far the slot is from the
+    input's marks before and after it (a long stretch without one is what
+    a recogniser leaves where its marks vanished, wherever it starts)."""
     n_labels = len(label_set)
     rows = numpy.zeros((len(slots.words), n_features(label_set)), dtype="f")
     if not slots.words:
@@ -181,7 +187,28 @@ def repair_features(table: TokenTable, slots: MarkSlots, probs: numpy.ndarray, l
     flags = 2 * n_labels + 1 + _CASES
     rows[:, flags] = float(rows[:, 2 * n_labels + 2 : 2 * n_labels + 4].any())  # any capital
     rows[:, flags + 1] = float(bool(slots.existing))
+    rows[:, flags + 2 :] = _gaps([i in slots.existing for i in slots.words])
     return rows
+
+
+def _gaps(marked: Sequence[bool]) -> numpy.ndarray:
+    """Per slot: the slots since the last one with a mark of the input and
+    until the next (this one included), and their sum, on a log scale."""
+    n = len(marked)
+    before = numpy.zeros(n, dtype="f")
+    after = numpy.zeros(n, dtype="f")
+    last = -1
+    for k in range(n):
+        before[k] = k - last
+        if marked[k]:
+            last = k
+    following = n
+    for k in range(n - 1, -1, -1):
+        if marked[k]:
+            following = k
+        after[k] = following - k
+    gaps = numpy.stack([before, after, before + after], axis=1)
+    return numpy.minimum(numpy.log1p(gaps) / numpy.log(_GAP_SCALE), 2.0)
 
 
 def repaired_probs(features: numpy.ndarray, scores: numpy.ndarray) -> numpy.ndarray:

@@ -90,6 +90,7 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
     dropped: Set[int] = set()
     inserted: Dict[int, str] = {}  # anchor token -> mark written after it
     lowered = set()  # slots whose sentence end was removed
+    new_ends = set()  # slots where a sentence end is written that the input lacks
     for i in slots.words:
         mark = marks[i]
         existing = slots.existing.get(i, "")
@@ -100,6 +101,8 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
             inserted[slots.anchor(i)] = mark
         if ends_sentence(existing) and not ends_sentence(mark):
             lowered.add(i)
+        if ends_sentence(mark) and not ends_sentence(existing):
+            new_ends.add(i)
     always_upper = always_capitalised(table.lang)
     written_marks = language_rules(table.lang).written_marks  # `।` for Bangla's full stop
     cased = token_values(doc, "truecase", table.idx)  # a truecaser's forms, where one ran
@@ -108,7 +111,7 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
     roles = case_roles(table.texts, table.spaced, table.is_space, table.punct)
     plan = RewritePlan(input_offsets=table.idx)
     spaces = plan.spaces
-    lower_next = False
+    lower_next = after_new_end = False
     # whether the current sentence has a word yet (a doc that does not start
     # a sentence continues one: a piece of a long text)
     has_word = not (len(table) and starts[0])
@@ -129,8 +132,9 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
         has_word = has_word and not starts[i]
         if not (is_space or is_punct or is_symbol(text)):
             role = roles[i]
-            # repair mode: a word of the input's intact text keeps its case, a new sentence start included
-            may_case = case_fill is None or i in case_fill
+            # repair mode: a word of the input's punctuated text keeps its case, but for the capital of a
+            # sentence that starts after an end the input lacks: that capital was lost with the mark
+            may_case = case_fill is None or i in case_fill or (not has_word and after_new_end)
             if role == WHOLE or (recase and role != FIXED):
                 form = cased[i] if may_case else None
                 if form is not None and (recase or text == text.lower()):
@@ -148,6 +152,7 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
                 text = capitalise(text)
             has_word = True
             lower_next = i in lowered
+            after_new_end = i in new_ends
         plan.add(text, spaced, i, marks[i], starts[i])
         after = inserted.get(i)
         if after:

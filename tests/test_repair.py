@@ -101,6 +101,9 @@ def test_slots_find_their_words_and_features_read_marks_and_case():
     assert rows[1, n:].tolist()[: n + 1] == [0.0] * (n + 1)  # `how`: no mark
     flags = 2 * n + 1 + 4
     assert rows[:, flags : flags + 2].tolist() == [[1.0, 1.0]] * len(records)  # the text has capitals and marks
+    # `So, how was the trip?`: `how` is 1 slot after `So,` and 3 before `trip?`
+    gaps = numpy.expm1(rows[:, flags + 2 :] * numpy.log(64))
+    assert numpy.allclose(gaps[1], [1, 3, 4], atol=1e-3) and numpy.allclose(gaps[0], [1, 0, 1], atol=1e-3)
 
 
 def test_the_head_corrects_the_punctuators_probabilities():

@@ -308,10 +308,11 @@ def test_a_function_word_after_a_closing_quote_takes_no_capital_mid_sentence(nlp
     )
 
 
-def test_repair_capitalises_a_new_sentence_start_only_where_case_is_filled(nlp):
-    text = "We saw the sea we drove home. then we slept"
-    marks = {3: ".", 6: ".", 10: "."}
+def test_repair_keeps_the_case_of_the_inputs_words_but_after_an_end_it_lacks(nlp):
+    text = "We saw the sea we drove home. et al. then we slept"
+    marks = {3: ".", 6: ".", 9: ".", 13: "."}
     doc = _marked(nlp, text, marks)
-    doc._.case_fill = {0, 1, 2, 3, 8, 9, 10}  # `we drove home.` is the input's punctuated text
-    assert rewrite_doc(doc).text == "We saw the sea. we drove home. Then we slept."
-    assert rewrite_doc(_marked(nlp, text, marks)).text == "We saw the sea. We drove home. Then we slept."
+    doc._.case_fill = {0, 1, 2, 3}  # `We saw the sea` lost its marks; the rest is the input's punctuated text
+    # `we` takes the capital lost with the period before it; `et` and `then` keep their case
+    assert rewrite_doc(doc).text == "We saw the sea. We drove home. et al. then we slept."
+    assert rewrite_doc(_marked(nlp, text, marks)).text == "We saw the sea. We drove home. Et al. Then we slept."
