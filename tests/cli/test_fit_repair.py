@@ -5,12 +5,17 @@ from spacy_punct.cli import app
 from tests.conftest import TEXTS
 
 
-def test_fit_repair_writes_a_pipeline_that_punctuate_and_evaluate_use(trained, tmp_path):
+def _fit_args(trained, tmp_path):
+    """The pipeline and a corpus on disk, and fit-repair's arguments for them."""
     trained.to_disk(tmp_path / "model")
     corpus = tmp_path / "train.spacy"
     DocBin(docs=[trained.make_doc(" ".join(TEXTS[k:] + TEXTS[:k])) for k in range(3)]).to_disk(corpus)
+    return corpus, ["fit-repair", str(tmp_path / "model"), str(corpus), "-o", str(tmp_path / "out"), "--epochs", "1"]
+
+
+def test_fit_repair_writes_a_pipeline_that_punctuate_and_evaluate_use(trained, tmp_path):
+    corpus, args = _fit_args(trained, tmp_path)
     runner = CliRunner()
-    args = ["fit-repair", str(tmp_path / "model"), str(corpus), "-o", str(tmp_path / "out"), "--epochs", "1"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert (tmp_path / "out" / "punctuator" / "repair_model").exists()
@@ -28,11 +33,8 @@ def test_fit_repair_writes_a_pipeline_that_punctuate_and_evaluate_use(trained, t
 
 
 def test_run_edges_within_sentences_in_fitting_and_scoring(trained, tmp_path):
-    trained.to_disk(tmp_path / "model")
-    corpus = tmp_path / "train.spacy"
-    DocBin(docs=[trained.make_doc(" ".join(TEXTS[k:] + TEXTS[:k])) for k in range(3)]).to_disk(corpus)
+    corpus, args = _fit_args(trained, tmp_path)
     runner = CliRunner()
-    args = ["fit-repair", str(tmp_path / "model"), str(corpus), "-o", str(tmp_path / "out"), "--epochs", "1"]
     result = runner.invoke(app, args + ["--within", "0.5"])
     assert result.exit_code == 0, result.output
     scored = runner.invoke(
