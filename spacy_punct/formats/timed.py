@@ -5,7 +5,7 @@
 
 import json
 from dataclasses import dataclass
-from typing import Any, List, Mapping, Optional, Sequence
+from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 from spacy.language import Language
@@ -90,6 +90,34 @@ def spread_words(texts: Sequence[str], start: float, end: float) -> List[TimedWo
         words.append(TimedWord(text, round(position, 3), round(position + length, 3)))
         position += length
     return words
+
+
+def fill_untimed(
+    words: Sequence[TimedWord], bounds: Sequence[Tuple[Optional[float], Optional[float]]]
+) -> List[TimedWord]:
+    """Words without timings among timed ones (WhisperX leaves numbers and
+    symbols untimed), each run of them given a share by length of the time
+    from the end of the word before (or its group's start) to the start of
+    the word after (or its group's end). `bounds`: per word, its group's
+    (start, end), None where unknown. A run with no time known on either
+    side stays untimed."""
+    out = list(words)
+    i = 0
+    while i < len(out):
+        if out[i].timed:
+            i += 1
+            continue
+        j = i
+        while j < len(out) and not out[j].timed:
+            j += 1
+        lows = [t for t in (out[i - 1].end if i else None, bounds[i][0]) if t is not None]
+        highs = [t for t in (out[j].start if j < len(out) else None, bounds[j - 1][1]) if t is not None]
+        if lows or highs:
+            low = max(lows) if lows else min(highs)
+            high = max(low, min(highs) if highs else low)
+            out[i:j] = spread_words([word.text for word in out[i:j]], low, high)
+        i = j
+    return out
 
 
 # the fields of a record that can hold its words

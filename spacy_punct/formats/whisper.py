@@ -1,7 +1,7 @@
 """openai-whisper's `transcribe` result, WhisperX's and faster-whisper's word lists."""
 
 import json
-from typing import Any, Dict, List, Mapping, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from .recognisers import (
     OutputWord,
@@ -13,7 +13,7 @@ from .recognisers import (
     transcript_formats,
     word_entry,
 )
-from .timed import RecordError, spread_words
+from .timed import RecordError, fill_untimed, spread_words
 
 
 @transcript_formats.register("whisper")
@@ -43,6 +43,7 @@ class WhisperFormat(TranscriptFormat):
         if not isinstance(segments, list):
             raise RecordError(f"{name}: expected Whisper's result: an object with 'segments'.")
         transcript = Transcript([], source=value)
+        bounds = []
         for number, segment in enumerate(segments):
             where = f"{name}, segment {number + 1}"
             if not isinstance(segment, Mapping):
@@ -55,6 +56,8 @@ class WhisperFormat(TranscriptFormat):
                 transcript.words.append(word)
                 transcript.fields.append(dict(entry))
                 transcript.groups.append(number)
+                bounds.append((_seconds(segment.get("start")), _seconds(segment.get("end"))))
+        transcript.words = fill_untimed(transcript.words, bounds)
         if not any(isinstance(segment.get("words"), list) for segment in segments):
             value["_no_words"] = True
         return transcript
@@ -66,12 +69,12 @@ class WhisperFormat(TranscriptFormat):
         for sentence in sentence_indices(words):
             first = sentence[0]
             segment = {k: v for k, v in segments[transcript.groups[first]].items() if k not in ("words", "tokens")}
-            entries = [word_entry(transcript, k, words[k].text, leading=" ") for k in sentence]
+            entries = [word_entry(transcript, k, words[k].text, leading=_leading(transcript, k)) for k in sentence]
             segment.update(
                 id=len(new_segments),
-                start=entries[0]["start"],
-                end=entries[-1]["end"],
-                text="".join(entry["word"] for entry in entries),
+                start=_bound(transcript.words[first].start, segment.get("start")),
+                end=_bound(transcript.words[sentence[-1]].end, segment.get("end")),
+                text="".join(" " + words[k].text for k in sentence),
                 words=entries,
             )
             new_segments.append(segment)
@@ -85,6 +88,27 @@ class WhisperFormat(TranscriptFormat):
         if "word_segments" in source:  # WhisperX
             source["word_segments"] = [w for s in new_segments for w in s["words"]]
         return json.dumps(source, ensure_ascii=False) + "\n"
+
+
+def _seconds(value: Any) -> Optional[float]:
+    """A segment's start or end in seconds, None if it has none."""
+    try:
+        return None if value is None else float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _bound(word_time: Optional[float], segment_time: Any) -> Any:
+    """A re-cut segment's start or end: its word's time, or where no time is
+    known for the word, the time of the segment it came from."""
+    return segment_time if word_time is None else word_time
+
+
+def _leading(transcript: Transcript, k: int) -> str:
+    """The whitespace word `k` was read with: openai-whisper and
+    faster-whisper write " word", WhisperX "word"."""
+    read = transcript.fields[k].get("word", "") if transcript.fields else ""
+    return read[: len(read) - len(read.lstrip())] if isinstance(read, str) else ""
 
 
 def _segment_entries(segment: Mapping[str, Any], where: str) -> List[Dict[str, Any]]:

@@ -4,6 +4,7 @@ pauses, as one text or a text per group, and each word as punctuated."""
 
 from typing import List, Optional, Sequence, Tuple, Union
 
+import numpy
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -28,6 +29,8 @@ def punctuate_transcript(
     items = ((_words_input(nlp, transcript.words[start:end], timed), (start, end)) for start, end in spans)
     docs, words = [], []
     for doc, (start, end) in punctuate_docs(nlp, items, settings=_closed(nlp, settings)):
+        if not timed:
+            put_timings(doc, transcript.words[start:end])
         docs.append(doc)
         words.extend(output_words(doc, [word.text for word in transcript.words[start:end]]))
     return docs, words
@@ -38,6 +41,21 @@ def _words_input(nlp: Language, words: Sequence[TimedWord], timed: bool) -> Unio
     model reads pauses, else their text, punctuated as a line of text is (a
     long one in pieces, in bounded memory)."""
     return words_doc(nlp, words) if timed else " ".join(word.text for word in words)
+
+
+def put_timings(doc: Doc, words: Sequence[TimedWord]) -> None:
+    """Give each token of the punctuated doc of the words (joined by spaces,
+    read as text) the timings of the word it came from, where it has them:
+    what a doc of the timed words (`words_doc`) would have carried through."""
+    if not any(word.timed for word in words):
+        return
+    ends = numpy.cumsum([len(word.text) + 1 for word in words])
+    for token in doc:
+        source = token._.source_idx
+        if source is not None:
+            word = words[min(int(numpy.searchsorted(ends, source, side="right")), len(words) - 1)]
+            if word.timed:
+                token._.start_time, token._.end_time = word.start, word.end
 
 
 def _reads_timings(nlp: Language) -> bool:

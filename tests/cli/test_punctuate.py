@@ -413,3 +413,14 @@ def test_from_names_the_format_and_format_overrides_the_output(model, tmp_path):
     assert bad.exit_code == 1 and bad.output.strip().count("\n") == 0 and "sample.srt, line 1" in bad.output
     unknown = runner.invoke(app, ["punctuate", model, str(ctm), "--from", "kaldi"])
     assert unknown.exit_code == 1 and "choose" in unknown.output
+
+
+@pytest.mark.parametrize("output", ["srt", "jsonl"])
+def test_a_recognisers_timed_words_make_captions_and_timed_records(model, output):
+    result = runner.invoke(app, ["punctuate", model, str(RECOGNISERS / "whisper.json"), "--format", output])
+    assert result.exit_code == 0, result.output
+    if output == "srt":
+        assert result.output.startswith("1\n00:00:00,000 --> ") and result.output.rstrip().endswith("coast.")
+    else:
+        tokens = json.loads(result.output)["tokens"]
+        assert tokens[0]["start_time"] == 0.0 and all("start_time" in t for t in tokens if t["source"] is not None)

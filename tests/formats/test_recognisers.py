@@ -55,10 +55,24 @@ def test_whisper_segments_are_recut_at_sentence_ends_with_their_fields():
     out = json.loads(make_format(kind).write(transcript, PUNCTUATED))
     assert [s["text"] for s in out["segments"]] == [" So how was the trip?", " It was long."]
     assert [(s["start"], s["end"]) for s in out["segments"]] == [(0.0, 1.2), (1.6, 2.6)]
-    assert out["segments"][1]["words"][0] == {"word": " It", "start": 1.6, "end": 1.8, "score": 0.9}
+    assert out["segments"][1]["words"][0] == {"word": "It", "start": 1.6, "end": 1.8, "score": 0.9}  # as read: no space
     assert len(out["word_segments"]) == 8 and out["language"] == "en"
     bare = json.loads(make_format("whisper").write(_read("faster_whisper_words.json")[1], PUNCTUATED))
     assert [w["word"] for w in bare][-1] == " long." and bare[0]["probability"] == 0.91
+
+
+def test_whisperx_words_without_timings_are_timed_between_their_neighbours_and_written_as_read():
+    words = [{"word": "so", "start": 0.0, "end": 0.2}, {"word": "20"}, {"word": "was", "start": 0.9, "end": 1.0}]
+    result = {"segments": [{"start": 0.0, "end": 1.4, "text": " so 20 was", "words": words + [{"word": "it"}]}]}
+    transcript = make_format("whisper").read(json.dumps(result), "talk.json")
+    assert [(w.start, w.end) for w in transcript.words] == [(0.0, 0.2), (0.2, 0.9), (0.9, 1.0), (1.0, 1.4)]
+    punctuated = [OutputWord(t, t.endswith(".")) for t in "So 20. Was it.".split()]
+    out = json.loads(make_format("whisper").write(transcript, punctuated))
+    assert [(s["start"], s["end"], s["text"]) for s in out["segments"]] == [
+        (0.0, 0.9, " So 20."),
+        (0.9, 1.4, " Was it."),
+    ]
+    assert out["segments"][0]["words"][1] == {"word": "20."} and out["segments"][1]["words"][1] == {"word": "it."}
 
 
 def test_vosk_results_one_object_or_a_line_per_sentence():

@@ -1,7 +1,15 @@
 import pytest
 import spacy
 
-from spacy_punct.formats.timed import RecordError, TimedWord, line_words, record_word_list, timed_words, words_doc
+from spacy_punct.formats.timed import (
+    RecordError,
+    TimedWord,
+    fill_untimed,
+    line_words,
+    record_word_list,
+    timed_words,
+    words_doc,
+)
 
 
 def test_timed_words_accept_the_shapes_recognisers_write():
@@ -61,3 +69,13 @@ def test_words_doc_puts_timings_on_tokens():
     doc = words_doc(nlp, [TimedWord("we", 0.0, 0.2), TimedWord("didn't", 0.3, 0.6), TimedWord("go", 0.7, 0.9)])
     assert [(t.text, t._.start_time) for t in doc] == [("we", 0.0), ("did", 0.3), ("n't", 0.3), ("go", 0.7)]
     assert words_doc(nlp, [TimedWord("a"), TimedWord("b")])[0]._.start_time is None
+
+
+def test_untimed_words_are_timed_between_their_neighbours_or_their_group():
+    words = [TimedWord("20"), TimedWord("ab", 1.0, 1.2), TimedWord("a"), TimedWord("bbb"), TimedWord("cd", 2.0, 2.5)]
+    bounds = [(0.5, 3.0)] * len(words)
+    filled = fill_untimed(words, bounds)
+    assert [(w.start, w.end) for w in filled] == [(0.5, 1.0), (1.0, 1.2), (1.2, 1.4), (1.4, 2.0), (2.0, 2.5)]
+    assert [w.text for w in filled] == [w.text for w in words]
+    untimed = [TimedWord("so"), TimedWord("what")]
+    assert fill_untimed(untimed, [(None, None)] * 2) == untimed  # nothing known: nothing made up
