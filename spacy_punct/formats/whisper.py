@@ -20,8 +20,8 @@ from .timed import RecordError, fill_untimed, spread_words
 class WhisperFormat(TranscriptFormat):
     """openai-whisper's result (`{"text", "segments": [{"start", "end",
     "text", "words": [{"word", "start", "end", "probability"}]}]}`),
-    WhisperX's (`segments` and `word_segments`), or faster-whisper's words
-    as a JSON list. Segments are re-cut at sentence ends, each new one with
+    WhisperX's (`segments` and `word_segments`), or faster-whisper's
+    segments or words as a JSON list. Segments are re-cut at sentence ends, each new one with
     the fields of the segment its first word came from. A result without
     word timestamps gives each word of a segment a share of its time by
     length, and is written back without words."""
@@ -31,13 +31,16 @@ class WhisperFormat(TranscriptFormat):
     @staticmethod
     def sniff(text: str) -> bool:
         head = text.lstrip()  # the start of the file: its "text" may come before "segments"
+        start = head[:4000]
         return head.startswith(("{", "[")) and (
-            '"segments"' in head or ('"word"' in head[:4000] and '"probability"' in head[:4000])
+            '"segments"' in head or '"avg_logprob"' in start or ('"word"' in start and '"probability"' in start)
         )
 
     def read(self, text: str, name: str) -> Transcript:
         value = json_value(text, name)
-        if isinstance(value, list):
+        if isinstance(value, list) and value and all(_is_segment(item) for item in value):
+            value = {"segments": value, "_bare_segments": True}  # faster-whisper's segments
+        elif isinstance(value, list):
             value = {"segments": [{"words": value}], "_bare": True}
         segments = value.get("segments") if isinstance(value, Mapping) else None
         if not isinstance(segments, list):
@@ -66,12 +69,15 @@ class WhisperFormat(TranscriptFormat):
         source = dict(transcript.source)
         segments = source["segments"]
         new_segments: List[Dict[str, Any]] = []
+        first_id = segments[0].get("id") if segments else None
         for sentence in sentence_indices(words):
             first = sentence[0]
-            segment = {k: v for k, v in segments[transcript.groups[first]].items() if k not in ("words", "tokens")}
+            read = segments[transcript.groups[first]]
+            segment = {k: v for k, v in read.items() if k not in ("words", "tokens")}
             entries = [word_entry(transcript, k, words[k].text, leading=_leading(transcript, k)) for k in sentence]
+            if "id" in read:  # numbered on from the first segment's (faster-whisper's count from 1)
+                segment["id"] = (first_id if isinstance(first_id, int) else 0) + len(new_segments)
             segment.update(
-                id=len(new_segments),
                 start=_bound(transcript.words[first].start, segment.get("start")),
                 end=_bound(transcript.words[sentence[-1]].end, segment.get("end")),
                 text="".join(" " + words[k].text for k in sentence),
@@ -81,6 +87,10 @@ class WhisperFormat(TranscriptFormat):
         if source.pop("_no_words", False):  # the file had none: the words' timings are estimates
             for segment in new_segments:
                 del segment["words"]
+                if "words" in segments[0]:  # faster-whisper's null
+                    segment["words"] = segments[0]["words"]
+        if source.pop("_bare_segments", False):
+            return json.dumps(new_segments, ensure_ascii=False) + "\n"
         if source.pop("_bare", False):
             return json.dumps([w for s in new_segments for w in s["words"]], ensure_ascii=False) + "\n"
         source["segments"] = new_segments
@@ -88,6 +98,16 @@ class WhisperFormat(TranscriptFormat):
         if "word_segments" in source:  # WhisperX
             source["word_segments"] = [w for s in new_segments for w in s["words"]]
         return json.dumps(source, ensure_ascii=False) + "\n"
+
+
+def _is_segment(item: Any) -> bool:
+    """Whether an item of a JSON list is a segment (faster-whisper's
+    segments as a list), not a word."""
+    return (
+        isinstance(item, Mapping)
+        and "word" not in item
+        and ("words" in item or "seek" in item or "avg_logprob" in item)
+    )
 
 
 def _seconds(value: Any) -> Optional[float]:

@@ -75,6 +75,30 @@ def test_whisperx_words_without_timings_are_timed_between_their_neighbours_and_w
     assert out["segments"][0]["words"][1] == {"word": "20."} and out["segments"][1]["words"][1] == {"word": "it."}
 
 
+@pytest.mark.parametrize("with_words", [True, False])
+def test_faster_whisper_segments_as_a_list_are_recut_and_written_as_a_list(with_words):
+    read = json.loads((DATA / "whisper.json").read_text(encoding="utf8"))["segments"]
+    segments = [
+        {"id": n + 1, "seek": 0, "start": s["start"], "end": s["end"], "text": s["text"], "avg_logprob": -0.2}
+        | {"words": s["words"] if with_words else None}
+        for n, s in enumerate(read)
+    ]
+    text = json.dumps(segments)
+    assert detect_format(Path("talk.json"), text) == "whisper"
+    transcript = make_format("whisper").read(text, "talk.json")
+    assert [w.text for w in transcript.words] == WORDS + "but we saw the coast".split()
+    punctuated = PUNCTUATED + [OutputWord(t, t.endswith(".")) for t in "But we saw the coast.".split()]
+    out = json.loads(make_format("whisper").write(transcript, punctuated))
+    assert [(s["id"], s["text"]) for s in out] == [
+        (1, " So how was the trip?"),
+        (2, " It was long."),
+        (3, " But we saw the coast."),
+    ]
+    assert out[0]["avg_logprob"] == -0.2 and (
+        out[0]["words"][-1]["word"] == " trip?" if with_words else out[0]["words"] is None
+    )
+
+
 def test_vosk_results_one_object_or_a_line_per_sentence():
     kind, transcript = _read("vosk.json")
     one = json.loads(make_format(kind).write(transcript, PUNCTUATED))
