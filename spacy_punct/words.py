@@ -30,6 +30,9 @@ _ELLIPSES = frozenset({"...", "…", ". . ."})
 _DASHES = frozenset({"-", "--", "–", "—"})
 # marks that break a sentence off unfinished (`and then -`, `but ...`)
 _BREAKS = _ELLIPSES | _DASHES
+# a recogniser's or caption's tag for what is not a word: [Music], [laughter], <unk>, {noise}
+_TAG = re.compile(r"^(\[[^\W\d][\w-]*\]|<[^\W\d][\w-]*>|\{[^\W\d][\w-]*\})$")
+_TAG_OPENERS = frozenset({"[", "<", "{"})
 
 
 @dataclass
@@ -39,7 +42,7 @@ class TokenTable:
 
     texts: List[str]
     spaced: List[bool]  # whitespace follows the token
-    is_space: List[bool]  # the token is whitespace
+    is_space: List[bool]  # the token is whitespace, format characters or a tag (see `tag_tokens`)
     punct: List[bool]  # the token is punctuation (see `punct_flags`)
     idx: List[int]  # character offsets
     lang: str
@@ -55,13 +58,16 @@ def token_table(doc: Doc) -> TokenTable:
     texts = [strings[row[0]] for row in columns]
     # format characters are not ASCII
     is_space = [bool(row[2]) or (not row[5] and is_invisible(text)) for row, text in zip(columns, texts)]
+    spaced = [bool(row[1]) for row in columns]
+    for i in tag_tokens(texts, spaced, is_space):
+        is_space[i] = True
     if any(row[4] for row in columns):  # part of speech is annotated
-        punct = [row[4] == PUNCT for row in columns]
+        punct = [row[4] == PUNCT and not space for row, space in zip(columns, is_space)]
     else:
         punct = [not space and _is_mark(text) for text, space in zip(texts, is_space)]
     return TokenTable(
         texts=texts,
-        spaced=[bool(row[1]) for row in columns],
+        spaced=spaced,
         is_space=is_space,
         punct=punct,
         idx=[row[3] for row in columns],
@@ -80,6 +86,26 @@ def is_invisible(text: str) -> bool:
     byte-order mark, a word joiner): whitespace to the word level and the
     models (`layers.spaces`), so no mark is written after it."""
     return bool(text) and all(unicodedata.category(c) == "Cf" or c.isspace() for c in text)
+
+
+def tag_tokens(texts: Sequence[str], spaced: Sequence[bool], is_space: Sequence[bool]) -> List[int]:
+    """The tokens of the written words that are a recogniser's or a
+    caption's tag for what is not a word (`[Music]`, `[laughter]`, `<unk>`,
+    `{noise}`): whitespace to the word level and the models, so that no mark
+    is written after one, its case stays, and a sentence's capital goes to
+    the word after it."""
+    if not _TAG_OPENERS.intersection(texts):
+        return []
+    found: List[int] = []
+    start, n = 0, len(texts)
+    for end in range(n):
+        if is_space[end]:
+            start = end + 1
+        elif spaced[end] or end + 1 == n or is_space[end + 1]:
+            if texts[start] in _TAG_OPENERS and _TAG.match("".join(texts[start : end + 1])):
+                found.extend(range(start, end + 1))
+            start = end + 1
+    return found
 
 
 def punct_flags(doc: Doc) -> List[bool]:

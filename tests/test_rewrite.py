@@ -157,6 +157,11 @@ def test_a_symbol_opens_no_sentence(nlp):
     assert rewrite_doc(_marked(nlp, "3 people came", {2: "."})).text == "3 people came."
 
 
+def test_a_recognisers_tags_take_no_mark_and_keep_their_case(nlp):
+    doc = _marked(nlp, "[music] so how was it [laughter] fine thanks <unk>", {2: ".", 6: "?", 9: ".", 14: "."})
+    assert rewrite_doc(doc).text == "[music] So how was it? [laughter] Fine thanks <unk>"
+
+
 def test_an_abbreviation_in_one_token_takes_no_second_period(nlp):
     """`e.g.` and `i.e.` are one token each: a full stop predicted after them
     was written as `e.g..`."""

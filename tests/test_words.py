@@ -1,6 +1,6 @@
 import spacy
 
-from spacy_punct.words import is_invisible, mark_slots, marks_after, punct_flags, word_offsets
+from spacy_punct.words import is_invisible, mark_slots, marks_after, punct_flags, token_table, word_offsets
 
 
 def _slots(nlp, text):
@@ -47,6 +47,15 @@ def test_slots_are_words_before_whitespace(nlp):
     # a token of format characters alone is no word: no mark goes after it
     assert list(_slots(nlp, "so \u200b how \ufeff")[2]) == ["so", "how"]
     assert not is_invisible("") and not is_invisible("a\u200d") and is_invisible("\u200c\u2060")
+
+
+def test_a_recognisers_tags_are_no_words(nlp):
+    doc, slots, words = _slots(nlp, "[Music] so <unk> how {noise} was [sic] it [1] x[a] [two words] ok")
+    assert list(words) == ["so", "how", "was", "it", "1", "x[a", "two", "words", "ok"]  # `[1]`, `x[a]`: no tags
+    table = token_table(doc)
+    hidden = [text for text, space in zip(table.texts, table.is_space) if space]
+    assert hidden == ["[", "Music", "]", "<", "unk", ">", "{", "noise", "}", "[", "sic", "]"]
+    assert not any(punct for punct, space in zip(table.punct, table.is_space) if space)
 
 
 def test_slot_existing_marks_and_anchor(nlp):

@@ -19,13 +19,16 @@ from typing import Callable, List, Optional, Tuple, cast
 
 import numpy
 from spacy.attrs import IS_ASCII, IS_PUNCT, IS_SPACE, ORTH, SPACY
+from spacy.strings import get_string_id
 from spacy.tokens import Doc
 from spacy.util import registry
 from thinc.api import Model
 from thinc.types import Floats2d, Ints1d
 
 from ..labels import is_unread_mark
-from ..words import is_invisible
+from ..words import is_invisible, tag_tokens
+
+_TAG_OPENERS = numpy.array([get_string_id(opener) for opener in "[<{"], dtype="uint64")
 
 
 def word_rows(doc: Doc, marks: bool = False) -> Optional[numpy.ndarray]:
@@ -41,13 +44,17 @@ def word_rows(doc: Doc, marks: bool = False) -> Optional[numpy.ndarray]:
 
 def not_word_tokens(doc: Doc, marks: bool = False) -> Optional[numpy.ndarray]:
     """Per token, whether it is whitespace (format characters alone, such as
-    a zero-width space, included: `words.is_invisible`) or, unless `marks`,
+    a zero-width space, and a recogniser's tags such as `[laughter]`
+    included: `words.is_invisible`, `words.tag_tokens`) or, unless `marks`,
     unread punctuation; None when no token is."""
     if not len(doc):
         return None
-    columns = doc.to_array([IS_SPACE, IS_PUNCT, ORTH, IS_ASCII])
+    columns = doc.to_array([IS_SPACE, IS_PUNCT, ORTH, IS_ASCII, SPACY])
     hidden = columns[:, 0] != 0
     strings = doc.vocab.strings
+    if numpy.isin(columns[:, 2], _TAG_OPENERS).any():
+        texts = [strings[int(orth)] for orth in columns[:, 2]]
+        hidden[tag_tokens(texts, (columns[:, 4] != 0).tolist(), hidden.tolist())] = True
     if not marks:  # spaCy's flag first: such a mark is made of punctuation characters
         for i in numpy.flatnonzero(columns[:, 1]).tolist():
             hidden[i] = hidden[i] or is_unread_mark(strings[int(columns[i, 2])])

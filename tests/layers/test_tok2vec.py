@@ -57,6 +57,11 @@ def test_word_rows_and_words_doc():
     # format characters alone (zero-width space, byte-order mark, word joiner) are whitespace
     assert list(word_rows(nlp.make_doc("a \u200b b \ufeff\u2060 c"))) == [0, 2, 4]
     assert word_rows(nlp.make_doc("a b\u200bc")) is None  # within a word, part of it
+    # a recogniser's tags are no words; marks read, a bracket written onto a word is read too
+    tagged = nlp.make_doc("[Music] a <unk> b")
+    assert [t.text for t in words_doc(tagged, word_rows(tagged))] == ["a", "b"]
+    glued = nlp.make_doc("x[a] {b}")
+    assert [glued[i].text for i in word_rows(glued, marks=True)] == ["x[a", "]"]
     # tokens with marks inside them, symbols, and dashes, slashes and
     # apostrophes standing alone (the training text has them as words) are words
     assert word_rows(nlp.make_doc("e.g. 3.5 $ 5 c:/users 😀 win-win -- / students '")) is None
