@@ -302,12 +302,18 @@ def _written_word(table: TokenTable, after: int, last: int) -> str:
 
 def sentence_starts(table: TokenTable, marks: Sequence[str]) -> List[bool]:
     """Per token, whether it starts a sentence: the first token of the doc, and
-    each first word after a mark that ends a sentence. Whitespace before the
-    first word belongs to the first sentence."""
+    each first word after a mark that ends a sentence, or the first of the
+    tags (`[Music]`) before that word. Whitespace before the first word
+    belongs to the first sentence."""
     starts = [False] * len(table)
     words = [i for i, (is_space, is_punct) in enumerate(zip(table.is_space, table.punct)) if not (is_space or is_punct)]
     for start, _ in sentence_spans([marks[i] for i in words])[1:]:  # the first: the doc's first token
-        starts[words[start]] = True
+        first = k = words[start]
+        while k > 0 and table.is_space[k - 1]:
+            k -= 1
+            if not table.texts[k].isspace():  # a tag: whitespace to the words, yet written
+                first = k
+        starts[first] = True
     if starts:
         starts[0] = True
     return starts

@@ -159,7 +159,9 @@ def test_a_symbol_opens_no_sentence(nlp):
 
 def test_a_recognisers_tags_take_no_mark_and_keep_their_case(nlp):
     doc = _marked(nlp, "[music] so how was it [laughter] fine thanks <unk>", {2: ".", 6: "?", 9: ".", 14: "."})
-    assert rewrite_doc(doc).text == "[music] So how was it? [laughter] Fine thanks <unk>"
+    new = rewrite_doc(doc)
+    assert new.text == "[music] So how was it? [laughter] Fine thanks <unk>"
+    assert [s.text for s in new.sents] == ["[music] So how was it?", "[laughter] Fine thanks <unk>"]
 
 
 def test_an_abbreviation_in_one_token_takes_no_second_period(nlp):
