@@ -20,6 +20,7 @@ class CaptionWord:
     start: float
     end: float
     sentence_end: bool = False
+    settings: str = ""  # WebVTT cue settings (`align:start position:0%`) of the cue it was read from
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class Cue:
     start: float
     end: float
     text: str
+    settings: str = ""  # WebVTT cue settings: its first word's
 
 
 class CueBuilder:
@@ -71,7 +73,7 @@ class CueBuilder:
         words, self._words = self._words, []
         self._count += 1
         end = max(max(w.end for w in words), words[0].start)
-        return Cue(self._count, words[0].start, end, " ".join(w.text for w in words))
+        return Cue(self._count, words[0].start, end, " ".join(w.text for w in words), words[0].settings)
 
 
 def cues(words: Iterable[CaptionWord], max_chars: int = 84, max_seconds: float = 7.0) -> Iterator[Cue]:
@@ -130,7 +132,8 @@ def format_cue(cue: Cue, kind: str) -> str:
     if kind == "srt":
         return f"{cue.index}\n{timestamp(cue.start, ',')} --> {timestamp(cue.end, ',')}\n{cue.text}\n\n"
     if kind == "vtt":
-        return f"{cue.index}\n{timestamp(cue.start, '.')} --> {timestamp(cue.end, '.')}\n{vtt_escape(cue.text)}\n\n"
+        settings = f" {cue.settings}" if cue.settings else ""
+        return f"{cue.index}\n{timestamp(cue.start, '.')} --> {timestamp(cue.end, '.')}{settings}\n{vtt_escape(cue.text)}\n\n"
     raise ValueError(f"Unknown caption format {kind!r}; choose one of {', '.join(CAPTION_FORMATS)}.")
 
 

@@ -14,7 +14,9 @@ class CaptionFormat(TranscriptFormat):
     """SRT or WebVTT cues, their words timed by the cue (evenly by their
     length, or by WebVTT's inline word timestamps); a cue whose first line
     is the last line of the one before (YouTube's rolling captions) gives
-    only its new lines. Written as cues re-cut at sentence ends."""
+    only its new lines. Written as cues re-cut at sentence ends, a WebVTT
+    file with its header, STYLE, REGION and NOTE blocks (at its top) and
+    each cue with the settings of the cue its first word came from."""
 
     kind = ""
 
@@ -23,9 +25,11 @@ class CaptionFormat(TranscriptFormat):
         self.max_chars, self.max_seconds = max_chars, max_seconds
 
     def read(self, text: str, name: str) -> Transcript:
-        transcript = Transcript([])
+        kept: List[str] = []
+        transcript = Transcript([], source={"blocks": kept, "settings": []})
         last_line: List[str] = []
-        for number, (start, end, body) in enumerate(_cues(text, name)):
+        for number, (start, end, settings, body) in enumerate(_cues(text, name, kept)):
+            transcript.source["settings"].append(settings)
             lines = [line for line in body.split("\n") if line.strip()]
             if lines and _plain_words(lines[0]) == last_line:  # a rolling cue repeats the line before
                 lines = lines[1:]
@@ -39,12 +43,16 @@ class CaptionFormat(TranscriptFormat):
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
         builder = CueBuilder(self.max_chars, self.max_seconds)
         found = []
-        for word, out in zip(transcript.words, words):
+        source = transcript.source or {"blocks": [], "settings": []}
+        for k, (word, out) in enumerate(zip(transcript.words, words)):
             start = word.start if word.start is not None else 0.0
             end = word.end if word.end is not None else start
-            found += builder.add(CaptionWord(out.text, start, end, out.sentence_end))
+            settings = source["settings"][transcript.groups[k]] if self.kind == "vtt" else ""
+            found += builder.add(CaptionWord(out.text, start, end, out.sentence_end, settings))
         found += builder.flush()
-        return caption_header(self.kind) + "".join(format_cue(cue, self.kind) for cue in found)
+        blocks = source["blocks"] if self.kind == "vtt" else []
+        header = "".join(block + "\n\n" for block in blocks) or caption_header(self.kind)
+        return header + "".join(format_cue(cue, self.kind) for cue in found)
 
 
 @transcript_formats.register("srt")
@@ -76,15 +84,18 @@ def _seconds(hours: Optional[str], minutes: str, seconds: str, millis: str) -> f
     return int(hours or 0) * 3600 + int(minutes) * 60 + int(seconds) + int(millis) / 1000
 
 
-def _cues(text: str, name: str) -> Iterator[Tuple[float, float, str]]:
-    """(start, end, text) per cue of an SRT or WebVTT file. Text outside a cue
-    (no timing line before it) and an unreadable timing are errors naming
-    their line: the words would otherwise be lost."""
+def _cues(text: str, name: str, kept: List[str]) -> Iterator[Tuple[float, float, str, str]]:
+    """(start, end, cue settings, text) per cue of an SRT or WebVTT file;
+    WebVTT's header, STYLE, REGION and NOTE blocks are added to `kept`. Text
+    outside a cue (no timing line before it) and an unreadable timing are
+    errors naming their line: the words would otherwise be lost."""
     for first, block in _blocks(text):
         timings = [k for k, line in enumerate(block) if "-->" in line]
         if not timings:
             if not _skipped_block(block, first):
                 raise RecordError(f"{name}, line {first + 1}: text outside a cue (no timing line before it).")
+            if not (len(block) == 1 and block[0].strip().isdigit()):  # a lone cue number goes
+                kept.append("\n".join(block).lstrip("\ufeff"))
             continue
         k = timings[0]
         if len(timings) > 1:
@@ -99,7 +110,7 @@ def _cues(text: str, name: str) -> Iterator[Tuple[float, float, str]]:
         start, end = _seconds(*match.group(1, 2, 3, 4)), _seconds(*match.group(5, 6, 7, 8))
         if end < start:
             raise RecordError(f"{name}, line {first + k + 1}: the cue ends before it starts.")
-        yield start, end, "\n".join(block[k + 1 :])
+        yield start, end, block[k][match.end() :].strip(), "\n".join(block[k + 1 :])
 
 
 def _blocks(text: str) -> Iterator[Tuple[int, List[str]]]:

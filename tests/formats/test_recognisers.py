@@ -145,6 +145,22 @@ def test_captions_are_recut_at_sentence_ends():
         assert written.count("-->") == 2
 
 
+def test_webvtt_keeps_its_header_blocks_and_each_cue_its_settings():
+    text = (
+        "WEBVTT\nKind: captions\n\nSTYLE\n::cue { color: red }\n\n"
+        "00:00:00.000 --> 00:00:02.000 align:start\nso how was the trip\n\nNOTE a comment\n\n"
+        "00:00:02.000 --> 00:00:03.000 line:0\nit was long\n"
+    )
+    written = make_format("vtt").write(make_format("vtt").read(text, "talk.vtt"), PUNCTUATED)
+    assert written == (
+        "WEBVTT\nKind: captions\n\nSTYLE\n::cue { color: red }\n\nNOTE a comment\n\n"
+        "1\n00:00:00.000 --> 00:00:02.000 align:start\nSo how was the trip?\n\n"
+        "2\n00:00:02.000 --> 00:00:03.000 line:0\nIt was long.\n\n"
+    )
+    srt = make_format("srt").write(make_format("vtt").read(text, "talk.vtt"), PUNCTUATED)
+    assert srt.startswith("1\n00:00:00,000 --> 00:00:02,000\nSo how") and "line:0" not in srt
+
+
 def test_whisper_segments_without_word_timestamps_are_timed_by_length():
     result = {
         "text": " so how was the trip it was long",
