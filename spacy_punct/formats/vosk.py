@@ -21,14 +21,17 @@ class VoskFormat(TranscriptFormat):
     """Vosk's results: `{"result": [{"conf", "end", "start", "word"}], "text"}`,
     one object (written back as one), or one per line (a result per
     utterance, re-cut at sentence ends: a line per sentence). Partial
-    results are left out: the final result after them repeats their words."""
+    results are left out: the final result after them repeats their words.
+    Of results with `alternatives` (`SetMaxAlternatives`), the first (the
+    likeliest) is read and punctuated, the others kept as they are, and
+    each result stays a line of its own."""
 
     endings = ()
 
     @staticmethod
     def sniff(text: str) -> bool:
         head = text.lstrip()[:2000]
-        return head.startswith("{") and ('"result"' in head or '"partial"' in head)
+        return head.startswith("{") and ('"result"' in head or '"partial"' in head or '"alternatives"' in head)
 
     def read(self, text: str, name: str) -> Transcript:
         stripped = text.strip()
@@ -42,7 +45,8 @@ class VoskFormat(TranscriptFormat):
             lines = True
         transcript = Transcript([], source={"lines": lines, "results": values})
         for number, value in enumerate(values):
-            for position, entry in enumerate(_result_words(value, f"{name}, result {number + 1}"), start=1):
+            where = f"{name}, result {number + 1}"
+            for position, entry in enumerate(_result_words(_best(value, where), where), start=1):
                 transcript.words.append(timed_entry(entry, f"{name}, result {number + 1}, word {position}"))
                 transcript.fields.append(dict(entry))
                 transcript.groups.append(number)
@@ -50,6 +54,8 @@ class VoskFormat(TranscriptFormat):
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
         results = transcript.source["results"]
+        if any(isinstance(result, Mapping) and "alternatives" in result for result in results):
+            return _with_alternatives(transcript, words)
         out = []
         for sentence in sentence_indices(words):
             record = {k: v for k, v in results[transcript.groups[sentence[0]]].items() if k not in ("result", "text")}
@@ -64,6 +70,37 @@ class VoskFormat(TranscriptFormat):
             record["text"] = " ".join(word.text for word in words)
             return json.dumps(record, ensure_ascii=False) + "\n"
         return "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in out)
+
+
+def _best(value: Any, where: str) -> Any:
+    """A result, or of a result with `alternatives`, the first."""
+    if not isinstance(value, Mapping) or "alternatives" not in value:
+        return value
+    alternatives = value["alternatives"]
+    if not isinstance(alternatives, list) or not alternatives:
+        raise RecordError(f"{where}: 'alternatives' must be a list of results.")
+    return alternatives[0]
+
+
+def _with_alternatives(transcript: Transcript, words: Sequence[OutputWord]) -> str:
+    """Each result with words written back as read, its first alternative
+    punctuated (as elsewhere, results without words, partial ones, go)."""
+    lines = []
+    for number, value in enumerate(transcript.source["results"]):
+        ks = [k for k, group in enumerate(transcript.groups) if group == number]
+        if not ks:
+            continue
+        record = dict(value)
+        if "alternatives" in record:
+            best = dict(record["alternatives"][0])
+            record["alternatives"] = [best] + record["alternatives"][1:]
+        else:
+            best = record
+        if "result" in best:
+            best["result"] = [word_entry(transcript, k, words[k].text) for k in ks]
+        best["text"] = " ".join(words[k].text for k in ks)
+        lines.append(json.dumps(record, ensure_ascii=False) + "\n")
+    return "".join(lines)
 
 
 def _result_words(value: Any, where: str) -> List[Any]:

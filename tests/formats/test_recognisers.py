@@ -122,6 +122,22 @@ def test_vosk_results_without_word_timings_are_read_from_their_text_and_partial_
     assert out == [{"text": "So how was the trip?"}, {"text": "It was long."}]
 
 
+def test_vosk_alternatives_punctuate_the_first_and_keep_the_others():
+    best = {
+        "confidence": 220.5,
+        "result": [{"word": w, "start": k * 0.2, "end": k * 0.2 + 0.1} for k, w in enumerate(WORDS)],
+    }
+    other = {"confidence": 210.1, "text": "so how is the trip"}
+    lines = json.dumps({"alternatives": [best | {"text": " ".join(WORDS)}, other]}) + '\n{"partial": "it"}\n'
+    assert detect_format(Path("talk.jsonl"), lines) == "vosk"
+    transcript = make_format("vosk").read(lines, "talk.jsonl")
+    assert [w.text for w in transcript.words] == WORDS
+    out = [json.loads(line) for line in make_format("vosk").write(transcript, PUNCTUATED).splitlines()]
+    assert len(out) == 1 and out[0]["alternatives"][1] == other
+    assert out[0]["alternatives"][0]["text"] == "So how was the trip? It was long."
+    assert out[0]["alternatives"][0]["result"][4] == {"word": "trip?", "start": 0.8, "end": 0.9}
+
+
 def test_ctm_and_nemo_keep_every_field():
     kind, transcript = _read("sample.ctm")
     lines = make_format(kind).write(transcript, PUNCTUATED).splitlines()
