@@ -26,27 +26,22 @@ class CtmFormat(TranscriptFormat):
         keys: Dict[Tuple[str, str], int] = {}
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip() or line.startswith(";;"):
-                transcript.source.append((line, None))
+                transcript.source.append((line, None, (0, 0)))
                 continue
             match = _CTM.match(line)
             if not match:
                 raise RecordError(f"{name}, line {number}: not a CTM line (utt channel start duration word [conf]).")
             utt, channel, start, duration, word = match.group(1, 2, 3, 4, 5)
             group = keys.setdefault((utt, channel), len(keys))
-            transcript.source.append((line, len(transcript.words)))
+            transcript.source.append((line, len(transcript.words), match.span(5)))
             transcript.words.append(TimedWord(word, float(start), float(start) + float(duration)))
             transcript.groups.append(group)
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
         out = []
-        for line, k in transcript.source:
-            if k is None:
-                out.append(line)
-                continue
-            parts = line.split()
-            parts[4] = words[k].text
-            out.append(" ".join(parts))
+        for line, k, (start, end) in transcript.source:
+            out.append(line if k is None else line[:start] + words[k].text + line[end:])  # its own spacing kept
         return "\n".join(out) + "\n"
 
 

@@ -142,6 +142,11 @@ def test_ctm_and_nemo_keep_every_field():
     kind, transcript = _read("sample.ctm")
     lines = make_format(kind).write(transcript, PUNCTUATED).splitlines()
     assert lines[4] == "talk1 1 0.80 0.40 trip? 0.95" and lines[-1] == "talk1 1 2.20 0.40 long. 0.90"
+    tabbed = "talk1\t1\t0.00\t0.20\tso\t0.9\ntalk1  1  0.30  0.20  how\n"
+    words = [OutputWord("So", False), OutputWord("how?", True)]
+    assert make_format("ctm").write(make_format("ctm").read(tabbed, "t.ctm"), words) == tabbed.replace(
+        "so", "So"
+    ).replace("how", "how?")  # each line's own spacing kept
     kind, transcript = _read("manifest.json")
     words = [OutputWord(w, False) for w in "So how was the trip? It was long. Where did you stay?".split()]
     records = [json.loads(line) for line in make_format(kind).write(transcript, words).splitlines()]
