@@ -10,7 +10,7 @@ from ..decode import DecisionSettings
 from ..formats import textio
 from ..formats.input_formats import check_engine
 from ..formats.output_formats import OutputWriter, make_writer
-from ..formats.recognisers import detect_format, make_format
+from ..formats.recognisers import detect_format, make_format, with_line_ends_of
 from ..formats.timed import RecordError
 from ..inference.text_jobs import punctuated_output
 from ..inference.transcripts import punctuate_transcript
@@ -266,7 +266,7 @@ def punctuate_recognised(
         where = "standard input" if input is None or is_standard_stream(input) else str(input)
         reader = open_input(input, encoding)
         try:
-            text = reader.read()
+            text = "".join(reader.read_as_written())  # line ends as written: CRLF is written back so
         finally:
             reader.close()
         transcript = kind.read(text, where)
@@ -283,6 +283,7 @@ def punctuate_recognised(
         else:
             parts = [writer.document(doc, {"text": doc._.source_text}, number=n) for n, doc in enumerate(docs, 1)]
             written = writer.header() + "".join(parts) + writer.footer()
+        written = with_line_ends_of(text, written)
         with output_file(output) as target:
             target.write(written)
     except (RecordError, ValueError) as e:

@@ -86,6 +86,13 @@ def make_format(name: str, **options: Any) -> TranscriptFormat:
     return formats[name](**options)
 
 
+def with_line_ends_of(read: str, written: str) -> str:
+    """The written file with CRLF line ends where most of the read file's
+    lines end so (a file from Windows stays one)."""
+    crlf = read.count("\r\n")
+    return written.replace("\n", "\r\n") if crlf and 2 * crlf >= read.count("\n") else written
+
+
 def json_value(text: str, where: str) -> Any:
     """The JSON value of a text, or a `RecordError` naming where it is and its line."""
     try:

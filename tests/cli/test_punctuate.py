@@ -424,3 +424,13 @@ def test_a_recognisers_timed_words_make_captions_and_timed_records(model, output
     else:
         tokens = json.loads(result.output)["tokens"]
         assert tokens[0]["start_time"] == 0.0 and all("start_time" in t for t in tokens if t["source"] is not None)
+
+
+def test_a_recognisers_file_with_crlf_line_ends_is_written_back_with_them(model, tmp_path):
+    srt = tmp_path / "talk.srt"
+    srt.write_bytes((RECOGNISERS / "sample.srt").read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    out = tmp_path / "out.srt"
+    result = runner.invoke(app, ["punctuate", model, str(srt), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    written = out.read_bytes()
+    assert b"-->" in written and written.count(b"\r\n") == written.count(b"\n")
