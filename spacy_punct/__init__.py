@@ -18,6 +18,7 @@ from .formats.timed import RecordError, TimedWord
 from .inference.records import punctuate_records
 from .inference.streaming import CommittedWord, EntropyLookahead, FixedLookahead, Streamer, stream_punctuate
 from .inference.texts import punctuate, punctuate_pieces
+from .inference.transcripts import punctuate_recognised
 from .labels import LabelSet
 from .layers.classifier import build_punctuator_model
 from .pipelines.loading import PipelineError, find_punctuator, load_pipeline
@@ -52,6 +53,7 @@ __all__ = [
     "output_record",
     "punctuate",
     "punctuate_pieces",
+    "punctuate_recognised",
     "punctuate_records",
     "register_extensions",
     "rewrite_doc",

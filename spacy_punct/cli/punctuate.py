@@ -10,10 +10,10 @@ from ..decode import DecisionSettings
 from ..formats import textio
 from ..formats.input_formats import check_engine
 from ..formats.output_formats import OutputWriter, make_writer
-from ..formats.recognisers import detect_format, make_format, with_line_ends_of
+from ..formats.recognisers import detect_format, with_line_ends_of
 from ..formats.timed import RecordError
 from ..inference.text_jobs import punctuated_output
-from ..inference.transcripts import punctuate_transcript
+from ..inference.transcripts import punctuate_transcript, read_recognised
 from ..pipelines.loading import PipelineError, load_pipeline
 from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
@@ -262,14 +262,13 @@ def punctuate_recognised(
     """A recogniser's file punctuated as one text and written in its own
     format (or in `writer`'s, given)."""
     try:
-        kind = make_format(name, max_chars=max_chars, max_seconds=max_seconds)
         where = "standard input" if input is None or is_standard_stream(input) else str(input)
         reader = open_input(input, encoding)
         try:
             text = "".join(reader.read_as_written())  # line ends as written: CRLF is written back so
         finally:
             reader.close()
-        transcript = kind.read(text, where)
+        kind, transcript = read_recognised(text, name, name=where, max_chars=max_chars, max_seconds=max_seconds)
     except (textio.InputError, RecordError, ValueError) as e:
         fail(str(e))
     if not is_standard_stream(output):

@@ -2,15 +2,25 @@
 and its formats): its words, with their timings where the pipeline reads
 pauses, as one text or a text per group, and each word as punctuated."""
 
-from typing import List, Optional, Sequence, Tuple, Union
+import json
+from pathlib import Path
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..decode import DecisionSettings
-from ..formats.recognisers import OutputWord, Transcript
-from ..formats.timed import TimedWord, words_doc
+from ..formats.recognisers import (
+    OutputWord,
+    Transcript,
+    TranscriptFormat,
+    detect_format,
+    format_names,
+    make_format,
+    with_line_ends_of,
+)
+from ..formats.timed import RecordError, TimedWord, words_doc
 from .texts import punctuate_docs
 
 
@@ -34,6 +44,50 @@ def punctuate_transcript(
         docs.append(doc)
         words.extend(output_words(doc, [word.text for word in transcript.words[start:end]]))
     return docs, words
+
+
+def punctuate_recognised(
+    nlp: Language,
+    data: Any,
+    format: Optional[str] = None,
+    *,
+    name: str = "input",
+    settings: Optional[DecisionSettings] = None,
+    repair: Optional[bool] = None,
+    max_chars: int = 84,
+    max_seconds: float = 7.0,
+) -> Any:
+    """A recogniser's output punctuated and written back in its own format:
+    `data` is a file's text (Whisper or Vosk JSON, CTM, a NeMo manifest, SRT,
+    WebVTT), given back as text, or a parsed JSON value (openai-whisper's
+    `transcribe` result, a Vosk result, faster-whisper's segments as dicts),
+    given back as one. `format`: one of `formats.recognisers.format_names()`
+    (default: found from the content, and `name`'s ending). `settings`,
+    `repair`: as for `punctuate`; `max_chars`, `max_seconds`: the captions'
+    cues. Raises a `RecordError` naming `name` where the input cannot be read."""
+    text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+    kind, transcript = read_recognised(text, format, name=name, max_chars=max_chars, max_seconds=max_seconds)
+    if repair is not None:
+        from ..pipelines.loading import find_punctuator
+
+        settings = (settings or find_punctuator(nlp)[1].settings).replace(repair=repair)
+    _, words = punctuate_transcript(nlp, transcript, settings=settings, separate=kind.separate_groups)
+    written = with_line_ends_of(text, kind.write(transcript, words))
+    return written if isinstance(data, str) else json.loads(written)
+
+
+def read_recognised(
+    text: str, format: Optional[str] = None, *, name: str = "input", **options: Any
+) -> Tuple[TranscriptFormat, Transcript]:
+    """The format (`format`, or found from the content and `name`'s ending)
+    and the transcript of a recogniser's file; `options`: the format's (the
+    captions' `max_chars`, `max_seconds`). Raises a `RecordError` naming
+    `name` where it cannot be read."""
+    format = format or detect_format(Path(name), text)
+    if format is None:
+        raise RecordError(f"{name}: not a recogniser's output ({', '.join(format_names())}); give its format.")
+    kind = make_format(format, **options)
+    return kind, kind.read(text, name)
 
 
 def _words_input(nlp: Language, words: Sequence[TimedWord], timed: bool) -> Union[str, Doc]:

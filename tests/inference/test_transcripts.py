@@ -1,5 +1,11 @@
 """Punctuating a recogniser's file: each word as punctuated."""
 
+import json
+from pathlib import Path
+
+import pytest
+
+from spacy_punct import RecordError, punctuate_recognised
 from spacy_punct.formats.timed import TimedWord, words_doc
 from spacy_punct.inference.texts import punctuate_docs
 from spacy_punct.inference.transcripts import output_words
@@ -13,3 +19,18 @@ def test_output_words_carry_marks_onto_their_words(trained):
     out = output_words(doc, WORDS)
     assert [w.text.rstrip(",.?").lower() for w in out] == WORDS
     assert out[-1].sentence_end
+
+
+def test_a_recognisers_output_is_punctuated_in_its_own_shape(trained):
+    data = Path(__file__).parents[1] / "data" / "recognisers"
+    result = json.loads((data / "whisper.json").read_text(encoding="utf8"))
+    out = punctuate_recognised(trained, result)
+    assert isinstance(out, dict) and out["language"] == result["language"]
+    words = [w["word"] for s in out["segments"] for w in s["words"]]
+    assert [w.strip(" ,.?").lower() for w in words] == [
+        w["word"].strip() for s in result["segments"] for w in s["words"]
+    ]
+    srt = punctuate_recognised(trained, (data / "sample.srt").read_text(encoding="utf8"), repair=True)
+    assert isinstance(srt, str) and srt.startswith("1\n00:00:00,000 --> ")
+    with pytest.raises(RecordError, match="talk.txt: not a recogniser's output"):
+        punctuate_recognised(trained, "so how was it", name="talk.txt")
