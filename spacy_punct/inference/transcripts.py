@@ -4,7 +4,7 @@ pauses, as one text or a text per group, and each word as punctuated."""
 
 import json
 from pathlib import Path
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 from spacy.language import Language
@@ -66,6 +66,8 @@ def punctuate_recognised(
     `repair`: as for `punctuate`; `max_chars`, `max_seconds`: the captions'
     cues. Raises a `RecordError` naming `name` where the input cannot be read."""
     text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+    if format is None and not isinstance(data, str):
+        format = _json_format(data)
     kind, transcript = read_recognised(text, format, name=name, max_chars=max_chars, max_seconds=max_seconds)
     if repair is not None:
         from ..pipelines.loading import find_punctuator
@@ -74,6 +76,17 @@ def punctuate_recognised(
     _, words = punctuate_transcript(nlp, transcript, settings=settings, separate=kind.separate_groups)
     written = with_line_ends_of(text, kind.write(transcript, words))
     return written if isinstance(data, str) else json.loads(written)
+
+
+def _json_format(value: Any) -> Optional[str]:
+    """The format of a parsed recogniser's result, by its shape: a list
+    (faster-whisper's segments or words) or an object with "segments" is
+    Whisper's, one with "result", "alternatives" or "partial" Vosk's."""
+    if isinstance(value, list) or (isinstance(value, Mapping) and "segments" in value):
+        return "whisper"
+    if isinstance(value, Mapping) and any(key in value for key in ("result", "alternatives", "partial")):
+        return "vosk"
+    return None
 
 
 def read_recognised(

@@ -149,6 +149,8 @@ def create_app(
     @app.post("/punctuate")
     async def punctuate_request(request: Request) -> JSONResponse:
         body = await _json_body(request, limits.max_request_bytes)
+        if isinstance(body, list):  # faster-whisper's segments or words, for the default pipeline
+            body = {"transcript": body}
         name, nlp = pipeline(body.get("model", models[0]))
         kind, items = _items(body, limits.max_items)
         settings = request_settings(nlp, body)
@@ -160,7 +162,8 @@ def create_app(
             result = await asyncio.wrap_future(future)  # no thread waits for it
         except (RecordError, ValueError, TypeError) as e:
             raise ServiceError(400, str(e)) from None
-        return JSONResponse({kind: result})  # plain JSON: no model of the response to validate
+        # plain JSON: no model of the response to validate; a recogniser's JSON comes back in its own shape
+        return JSONResponse(result[0] if kind == "transcript" else {kind: result})
 
     @app.websocket("/stream")
     async def stream(websocket: WebSocket) -> None:
@@ -211,7 +214,7 @@ def _batch_runs(name: str, nlp: Language, copies: Optional[ReplicaProcesses]) ->
     return [batch_run(functools.partial(copies.run, replica, name)) for replica in range(len(copies))]
 
 
-async def _json_body(request: Request, max_bytes: int) -> Dict[str, Any]:
+async def _json_body(request: Request, max_bytes: int) -> Any:
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > max_bytes:
         raise ServiceError(413, f"the request is {int(length):,} bytes; at most {max_bytes:,} are read.")
@@ -224,14 +227,16 @@ async def _json_body(request: Request, max_bytes: int) -> Dict[str, Any]:
         body = json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ServiceError(400, f"the request is not JSON ({getattr(e, 'msg', e)}).") from None
-    if not isinstance(body, dict):
+    if not isinstance(body, (dict, list)):
         raise ServiceError(400, 'the request must be a JSON object: {"model": ..., "texts": [...]}.')
     return body
 
 
 def _items(body: Mapping[str, Any], max_items: int) -> Tuple[str, List[Any]]:
-    """("texts" or "records", the items): a recogniser's JSON (an object with
-    "segments", "result" or "words") counts as one record."""
+    """("texts", "records" or "transcript", the items): a recogniser's JSON
+    (Whisper's or faster-whisper's "segments", Vosk's "result" or
+    "alternatives") is one transcript, an object with timed "words" one
+    record."""
     if "texts" in body:
         kind, items = "texts", body["texts"]
         if not isinstance(items, list) or not all(isinstance(text, str) for text in items):
@@ -240,7 +245,11 @@ def _items(body: Mapping[str, Any], max_items: int) -> Tuple[str, List[Any]]:
         kind, items = "records", body["records"]
         if not isinstance(items, list) or not all(isinstance(record, dict) for record in items):
             raise ServiceError(400, '"records" must be a list of objects.')
-    elif any(key in body for key in ("segments", "result", "words")):
+    elif "transcript" in body:
+        kind, items = "transcript", [body["transcript"]]
+    elif any(key in body for key in ("segments", "result", "alternatives")):
+        kind, items = "transcript", [{key: value for key, value in body.items() if key not in _OPTIONS}]
+    elif "words" in body:
         kind, items = "records", [{key: value for key, value in body.items() if key not in _OPTIONS}]
     else:
         raise ServiceError(

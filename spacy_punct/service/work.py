@@ -1,4 +1,4 @@
-"""What the service's batches do: a request's texts or records punctuated,
+"""What the service's batches do: a request's texts, records or recogniser's JSON punctuated,
 and the jobs of a batch that share their options run together."""
 
 from typing import Any, Callable, List, Tuple
@@ -7,15 +7,20 @@ from spacy.language import Language
 
 from ..inference.records import punctuate_records
 from ..inference.texts import punctuate
+from ..inference.transcripts import punctuate_recognised
 from .batcher import BatchRun, Job
 
 ItemsRun = Callable[[str, Any, List[Any]], List[Any]]  # (kind, settings, items) -> results
 
 
 def run_items(nlp: Language, kind: str, settings: Any, items: List[Any]) -> List[Any]:
-    """The items, texts (strings) or records (objects) as `kind` says, punctuated with `settings`."""
+    """The items, texts (strings), records (objects) or a recogniser's JSON
+    values ("transcript": each given back in its own shape) as `kind` says,
+    punctuated with `settings`."""
     if kind == "texts":
         return [doc.text for doc in punctuate(nlp, items, settings=settings)]
+    if kind == "transcript":
+        return [punctuate_recognised(nlp, item, settings=settings) for item in items]
     return list(punctuate_records(nlp, items, settings=settings))
 
 

@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
-from spacy_punct import load_pipeline, punctuate, punctuate_records  # noqa: E402
+from spacy_punct import load_pipeline, punctuate, punctuate_recognised, punctuate_records  # noqa: E402
 from spacy_punct.inference.streaming import FixedLookahead, Streamer  # noqa: E402
 from spacy_punct.pipelines.loading import find_punctuator  # noqa: E402
 from spacy_punct.service.app import ServiceLimits, create_app  # noqa: E402
@@ -37,7 +37,12 @@ def test_texts_and_records_come_out_as_the_library_writes_them(client):
     response = client.post("/punctuate", json={"records": records})
     assert response.json() == {"records": list(punctuate_records(nlp, records))}
     whisper = {"text": " where did", "segments": [{"words": records[1]["words"]}]}
-    assert client.post("/punctuate", json=whisper).json()["records"][0]["punctuated"] == "Where did?"
+    back = client.post("/punctuate", json={**whisper, "model": "en_punct_sm"}).json()  # in its own shape
+    assert back == punctuate_recognised(nlp, whisper) and back["text"] == " Where did?"
+    segments = [{"id": 1, "start": 0.0, "end": 0.5, "text": " where did", "words": None}]
+    assert client.post("/punctuate", json=segments).json()[0]["text"] == " Where did?"  # faster-whisper's list
+    wrapped = client.post("/punctuate", json={"transcript": segments, "repair": True}).json()
+    assert wrapped == punctuate_recognised(nlp, segments, repair=True)
     kept = client.post("/punctuate", json={"texts": ["so, how was it"], "keep_existing": True}).json()
     assert kept["texts"][0].startswith("So, how")
     ends_first = {"end_threshold": 0.9, "thresholds": {"QUESTION": 0.5}}
@@ -55,6 +60,8 @@ def test_texts_and_records_come_out_as_the_library_writes_them(client):
         (b'{"texts": ["a"], "thresholds": {"NOPE": 0.5}}', 400, "NOPE"),
         (b'{"texts": ["a"], "end_threshold": 1.5}', 400, '"end_threshold" must be a number from 0 to 1'),
         (b'{"texts": ["a"], "end_threshold": true}', 400, '"end_threshold" must be a number from 0 to 1'),
+        (b'{"segments": 3}', 400, "expected Whisper's result"),
+        (b'"so how"', 400, "the request must be a JSON object"),
         (b'{"texts": ["' + b"a " * 20_000 + b'"]}', 413, "at most 20,000"),
     ],
 )
