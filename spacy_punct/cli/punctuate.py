@@ -275,8 +275,9 @@ def punctuate_recognised(
         prepare_output(output, input)
     bar = _words_bar(progress, output)
     try:
-        docs, words = punctuate_transcript(nlp, transcript, settings=settings, separate=kind.separate_groups)
-        bar.update(len(words))
+        docs, words = punctuate_transcript(
+            nlp, transcript, settings=settings, separate=kind.separate_groups, progress=lambda n: bar.update(n - bar.n)
+        )
         if writer is None:
             written = kind.write(transcript, words)
         else:

@@ -2,7 +2,7 @@
 context across the seams, the output the same whatever the batch."""
 
 import warnings
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -57,11 +57,16 @@ def punctuate_docs(
     *,
     batch_size: int = 64,
     settings: Optional[DecisionSettings] = None,
+    progress: Optional[Callable[[Doc, Any], None]] = None,
 ) -> Iterator[Tuple[Doc, Any]]:
     """Run the pipeline over (text or doc, context) pairs; yield (punctuated
-    doc, context) in order. Long texts are punctuated in pieces and joined."""
+    doc, context) in order. Long texts are punctuated in pieces and joined.
+    `progress`: called with each punctuated part (a piece of a long text, or
+    a whole one) and its context as it is done."""
     pieces: List[Doc] = []
     for doc, context, item, last in punctuate_parts(nlp, items, batch_size=batch_size, settings=settings):
+        if progress is not None:
+            progress(doc, context)
         if last and not pieces:
             yield doc, context
             continue

@@ -4,7 +4,7 @@ pauses, as one text or a text per group, and each word as punctuated."""
 
 import json
 from pathlib import Path
-from typing import Any, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 from spacy.language import Language
@@ -25,10 +25,17 @@ from .texts import punctuate_docs
 
 
 def punctuate_transcript(
-    nlp: Language, transcript: Transcript, *, settings: Optional[DecisionSettings] = None, separate: bool = False
+    nlp: Language,
+    transcript: Transcript,
+    *,
+    settings: Optional[DecisionSettings] = None,
+    separate: bool = False,
+    progress: Optional[Callable[[int], None]] = None,
 ) -> Tuple[List[Doc], List[OutputWord]]:
     """The punctuated docs of the transcript's words (with their timings):
-    one text, or one per group with `separate`; and each word as punctuated."""
+    one text, or one per group with `separate`; and each word as punctuated.
+    `progress`: called with the number of words done so far, as a long
+    text's pieces are done."""
     spans: List[Tuple[int, int]] = []
     for k, group in enumerate(transcript.groups if separate else [0] * len(transcript.words)):
         if spans and group == (transcript.groups[spans[-1][0]] if separate else 0):
@@ -37,8 +44,18 @@ def punctuate_transcript(
             spans.append((k, k + 1))
     timed = _reads_timings(nlp)
     items = ((_words_input(nlp, transcript.words[start:end], timed), (start, end)) for start, end in spans)
+    widths = numpy.array([len(word.text) + 1 for word in transcript.words])  # a word and the space after it
+    done: Dict[Tuple[int, int], int] = {}  # characters punctuated of each text
+
+    def count(part: Doc, span: Tuple[int, int]) -> None:
+        if progress is not None:  # the words of the text that end within the characters done
+            start, end = span
+            done[span] = done.get(span, 0) + len(part._.source_text)
+            ends = numpy.cumsum(widths[start:end]) - 1
+            progress(start + int(numpy.searchsorted(ends, done[span], side="right")))
+
     docs, words = [], []
-    for doc, (start, end) in punctuate_docs(nlp, items, settings=_closed(nlp, settings)):
+    for doc, (start, end) in punctuate_docs(nlp, items, settings=_closed(nlp, settings), progress=count):
         if not timed:
             put_timings(doc, transcript.words[start:end])
         docs.append(doc)

@@ -34,3 +34,17 @@ def test_a_recognisers_output_is_punctuated_in_its_own_shape(trained):
     assert isinstance(srt, str) and srt.startswith("1\n00:00:00,000 --> ")
     with pytest.raises(RecordError, match="talk.txt: not a recogniser's output"):
         punctuate_recognised(trained, "so how was it", name="talk.txt")
+
+
+def test_a_long_transcripts_progress_is_told_piece_by_piece(trained, monkeypatch):
+    from spacy_punct.formats.recognisers import Transcript
+    from spacy_punct.inference import texts
+    from spacy_punct.inference.transcripts import punctuate_transcript
+
+    monkeypatch.setattr(texts, "LONG_TEXT_CHARS", 200)
+    monkeypatch.setattr(texts, "PIECE_TOKENS", 30)
+    monkeypatch.setattr(texts, "CONTEXT_TOKENS", 5)
+    transcript = Transcript([TimedWord(text) for text in WORDS * 20], groups=[0] * len(WORDS) * 20)
+    told = []
+    _, words = punctuate_transcript(trained, transcript, progress=told.append)
+    assert len(told) > 3 and told == sorted(told) and told[-1] == len(words) == len(WORDS) * 20
