@@ -8,6 +8,7 @@ size. `streamed_output`: a recogniser's lines of words pushed through a
 yield the same thing, `Written` pieces: the writer's header, the text of the
 words done with their count, the footer; a caller writes each as it comes."""
 
+import json
 from typing import Any, Iterator, List, NamedTuple, Optional, Tuple
 
 from spacy.language import Language
@@ -42,13 +43,52 @@ def input_items(nlp: Language, reader: TextReader, whole: bool, records: bool) -
         if text:
             yield text, ({"text": text}, end)
         return
-    for number, (line, end) in enumerate(reader.lines(), start=1):
+    lines = reader.lines()
+    first = True
+    for number, (line, end) in enumerate(lines, start=1):
         if not records:
             yield line, ({"text": line}, end)
             continue
         if not line.strip():
             continue
+        if first and _opens_a_document(line):  # one JSON document, not a record a line
+            rest = "".join(text + ending for text, ending in lines)
+            yield from _json_document_items(nlp, line, number, line + end + rest)
+            return
+        first = False
         record = parse_json_line(line, f"line {number}")
+        yield record_doc(nlp, record, number), (record, "\n")
+
+
+def _opens_a_document(line: str) -> bool:
+    """Whether the first line of records opens one JSON document written over
+    lines: an array, or an object that is not whole on its line."""
+    head = line.lstrip()
+    if head.startswith("["):
+        return True
+    if not head.startswith("{"):
+        return False
+    try:
+        json.loads(line)
+    except json.JSONDecodeError:
+        return True
+    return False
+
+
+def _json_document_items(nlp: Language, first: str, number: int, text: str) -> Iterator[Tuple[Any, Any]]:
+    """The items of one JSON document starting at line `number` (`first`):
+    each text (a string) or record (an object) of an array, or the one
+    record of an object, as the lines of JSONL give them."""
+    try:
+        items = json.loads(text)
+    except json.JSONDecodeError as e:
+        if first.lstrip().startswith("{"):  # rather a broken line of records: named as such
+            parse_json_line(first, f"line {number}")
+        raise RecordError(f"not JSON (line {number + e.lineno - 1}: {e.msg}).") from None
+    if not isinstance(items, list):
+        items = [items]
+    for number, item in enumerate(items, start=1):
+        record = {"text": item} if isinstance(item, str) else item
         yield record_doc(nlp, record, number), (record, "\n")
 
 

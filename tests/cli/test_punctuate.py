@@ -434,3 +434,18 @@ def test_a_recognisers_file_with_crlf_line_ends_is_written_back_with_them(model,
     assert result.exit_code == 0, result.output
     written = out.read_bytes()
     assert b"-->" in written and written.count(b"\r\n") == written.count(b"\n")
+
+
+def test_a_json_document_over_lines_is_read_as_its_texts_and_records(model, tmp_path):
+    path = tmp_path / "texts.json"
+    path.write_text('[\n  "so how was the trip",\n  {"id": 7, "text": "it was long"}\n]\n', encoding="utf8")
+    out = runner.invoke(app, ["punctuate", model, str(path), "--format", "jsonl"])
+    assert out.exit_code == 0, out.output
+    records = [json.loads(line) for line in out.output.splitlines()]
+    assert [r["text"] for r in records] == ["so how was the trip", "it was long"] and records[1]["id"] == 7
+    path.write_text('{\n  "text": "so how was the trip"\n}\n', encoding="utf8")
+    one = runner.invoke(app, ["punctuate", model, str(path)]).output
+    assert re.sub(r"[^\w ]", "", one).lower().split() == "so how was the trip".split()
+    path.write_text('{"text": "so how"\n{"text": "it was"}\n', encoding="utf8")  # a broken record: its line named
+    broken = runner.invoke(app, ["punctuate", model, str(path)])
+    assert broken.exit_code == 1 and "texts.json: line 1: not JSON" in broken.output
