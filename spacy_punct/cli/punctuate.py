@@ -10,7 +10,7 @@ from ..decode import DecisionSettings
 from ..formats import textio
 from ..formats.input_formats import check_engine
 from ..formats.output_formats import OutputWriter, make_writer
-from ..formats.recognisers import detect_format, with_line_ends_of
+from ..formats.recognisers import with_line_ends_of
 from ..formats.timed import RecordError
 from ..inference.text_jobs import punctuated_output
 from ..inference.transcripts import punctuate_transcript, read_recognised
@@ -37,6 +37,7 @@ from ._util import (
     progress_bar,
     set_threads_or_fail,
     show_progress,
+    transcript_format,
     write_failed,
 )
 
@@ -225,26 +226,6 @@ def _punctuate_on_ray(
     except (PipelineError, ValueError) as e:
         fail(str(e))
     typer.echo(f"Wrote {count} records to {output}")
-
-
-def transcript_format(input: Optional[Path], encoding: Optional[str]) -> Optional[str]:
-    """The recogniser's format of an input file, found from its start and
-    name (None: text or records, or standard input)."""
-    if input is None or is_standard_stream(input) or not input.is_file():
-        return None
-    try:
-        reader = textio.open_text(input, encoding)
-    except textio.InputError:
-        return None  # the usual path names the problem
-    try:
-        head: List[str] = []
-        for line in reader:
-            head.append(line)
-            if sum(len(part) for part in head) > 1_000_000:  # a Whisper result's "text" may come first
-                break
-    finally:
-        reader.close()
-    return detect_format(input, "\n".join(head))
 
 
 def punctuate_recognised(

@@ -22,9 +22,12 @@ from ._util import (
     load_or_fail,
     open_input,
     set_threads_or_fail,
+    transcript_format,
     write_failed,
 )
 
+# recognisers' files whose lines are not words (a Vosk or Whisper result a line is)
+NOT_WORD_STREAMS = ("srt", "vtt", "ctm")
 # words of a file read at once: the speed of offline punctuation, each word
 # decided with at least the lookahead's right context
 FILE_READ_AHEAD = 256
@@ -82,6 +85,9 @@ def stream(
     from ..inference.text_jobs import StreamStopped, streamed_output
 
     check_input(input)
+    found = transcript_format(input, encoding)
+    if found in NOT_WORD_STREAMS:
+        fail(f"{input} is a {found} file, not a stream of words: `spacy-punct punctuate {model} {input}` reads it.")
     try:
         writer = make_writer(format, max_chars=max_chars, max_seconds=max_seconds)
     except ValueError as e:

@@ -4,6 +4,7 @@
 "conf"}`). One place checks them, and one place puts their timings on tokens."""
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
@@ -173,6 +174,10 @@ def _make_doc(nlp: Language, texts: Sequence[str]) -> Doc:
     return Doc.from_docs(parts, ensure_whitespace=True)
 
 
+# a line of plain words led by a tag ([Music], [BLANK_AUDIO], {noise}): never JSON
+_TAG_LED = re.compile(r"^[\[{][^\W\d_]")
+
+
 def parse_json_line(line: str, where: str) -> Any:
     """The value of a line of JSON (JSONL records, word streams); a
     `RecordError` naming `where` if it is not JSON."""
@@ -184,11 +189,11 @@ def parse_json_line(line: str, where: str) -> Any:
 
 def line_words(line: str, where: str) -> List[Any]:
     """The words on one line of a word stream: plain words separated by
-    whitespace, or JSON: a word object, a list of words, or a record with a
+    whitespace (a line led by a tag such as `[Music]` among them), or JSON: a word object, a list of words, or a record with a
     word list (see `record_word_list`; Vosk's results, Whisper's segments).
     Vosk's partial results give no words: its final result repeats them."""
     stripped = line.strip()
-    if not stripped.startswith(("{", "[")):
+    if not stripped.startswith(("{", "[")) or _TAG_LED.match(stripped):
         return stripped.split()
     value = parse_json_line(stripped, where)
     if isinstance(value, list):

@@ -1,6 +1,7 @@
 """`spacy-punct stream`."""
 
 import json
+from pathlib import Path
 
 from spacy_punct.cli import app
 
@@ -91,3 +92,12 @@ def test_a_full_standard_output_is_one_line(trained, tmp_path):
     assert result.stderr.strip().splitlines() == [
         "Error: cannot write standard output: No space left on device. The output written before it is kept."
     ]
+
+
+def test_a_recognisers_file_that_is_no_word_stream_is_sent_to_punctuate(trained, tmp_path):
+    model = tmp_path / "model"
+    trained.to_disk(model)
+    captions = Path(__file__).parents[1] / "data" / "recognisers" / "sample.srt"
+    result = runner.invoke(app, ["stream", str(model), str(captions)])
+    assert result.exit_code == 1 and "is a srt file, not a stream of words" in result.output
+    assert "spacy-punct punctuate" in result.output and result.output.strip().count("\n") == 0

@@ -58,6 +58,9 @@ def test_line_words():
     assert line_words('{"result": [{"word": "a"}], "text": "a"}', "line 1") == [{"word": "a"}]
     assert line_words('{"text": "a partial result"}', "line 1") == ["a", "partial", "result"]
     assert line_words('{"partial": "so how"}', "line 2") == []  # Vosk repeats it in its next result
+    # whisper.cpp's stream writes tags as plain words: a line they lead is no JSON
+    assert line_words("[BLANK_AUDIO]", "line 1") == ["[BLANK_AUDIO]"]
+    assert line_words("[Music] so {noise} how", "line 1") == ["[Music]", "so", "{noise}", "how"]
     with pytest.raises(RecordError, match="line 3: not JSON"):
         line_words('{"word": ', "line 3")
     with pytest.raises(RecordError, match="line 2: no words found"):
