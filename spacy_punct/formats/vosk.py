@@ -1,6 +1,7 @@
 """Vosk's results: one JSON object, or one per line."""
 
 import json
+import re
 from typing import Any, List, Mapping, Sequence
 
 from .recognisers import (
@@ -31,7 +32,7 @@ class VoskFormat(TranscriptFormat):
     @staticmethod
     def sniff(text: str) -> bool:
         head = text.lstrip()[:2000]
-        return head.startswith("{") and ('"result"' in head or '"partial"' in head or '"alternatives"' in head)
+        return head.startswith("{") and bool(re.search(r'"(result"\s*:\s*\[|partial"|alternatives")', head))
 
     def read(self, text: str, name: str) -> Transcript:
         stripped = text.strip()

@@ -27,6 +27,7 @@ def _read(name, kind=None):
         ("whisper.json", "whisper"),
         ("faster_whisper_words.json", "whisper"),
         ("whisperx.json", "whisper"),
+        ("whisper_cpp.json", "whisper-cpp"),
         ("vosk.json", "vosk"),
         ("vosk_results.jsonl", "vosk"),
         ("sample.ctm", "ctm"),
@@ -97,6 +98,20 @@ def test_faster_whisper_segments_as_a_list_are_recut_and_written_as_a_list(with_
     assert out[0]["avg_logprob"] == -0.2 and (
         out[0]["words"][-1]["word"] == " trip?" if with_words else out[0]["words"] is None
     )
+
+
+def test_whisper_cpp_segments_are_recut_with_their_words_tokens():
+    kind, transcript = _read("whisper_cpp.json")
+    assert [(w.text, w.start, w.end) for w in transcript.words][4] == ("trip", 0.8, 1.2)  # two tokens
+    out = json.loads(make_format(kind).write(transcript, PUNCTUATED))
+    assert [s["text"] for s in out["transcription"]] == [" So how was the trip?", " It was long."]
+    assert [s["timestamps"] for s in out["transcription"]][1] == {"from": "00:00:01,600", "to": "00:00:02,600"}
+    assert [s["offsets"]["to"] for s in out["transcription"]] == [1200, 2600] and out["params"]["language"] == "en"
+    tokens = [[t["text"] for t in s["tokens"]] for s in out["transcription"]]
+    assert tokens == [["[_BEG_]", " so", " how", " was", " the", " tr", "ip"], [" it", " was", " long", "[_TT_130]"]]
+    segments = json.dumps({"transcription": [{"offsets": {"from": 0, "to": 2600}, "text": " " + " ".join(WORDS)}]})
+    plain = make_format("whisper-cpp").read(segments, "talk.json")  # -oj: words timed by length
+    assert [w.text for w in plain.words] == WORDS and plain.words[-1].end == 2.6
 
 
 def test_vosk_results_one_object_or_a_line_per_sentence():
