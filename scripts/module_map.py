@@ -37,6 +37,7 @@ TESTED_ELSEWHERE = {
     "formats/srt_vtt.py": "tests/formats/test_recognisers.py",
     "formats/vosk.py": "tests/formats/test_recognisers.py",
     "formats/whisper.py": "tests/formats/test_recognisers.py",
+    "formats/whisper_cpp.py": "tests/formats/test_recognisers.py",
     "service/local.py": "tests/service/test_page.py",
 }
 
