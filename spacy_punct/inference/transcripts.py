@@ -98,9 +98,12 @@ def punctuate_recognised(
 def _json_format(value: Any) -> Optional[str]:
     """The format of a parsed recogniser's result, by its shape: a list
     (faster-whisper's segments or words) or an object with "segments" is
-    Whisper's, one with "result", "alternatives" or "partial" Vosk's."""
+    Whisper's, one with "transcription" whisper.cpp's, one with "result",
+    "alternatives" or "partial" Vosk's."""
     if isinstance(value, list) or (isinstance(value, Mapping) and "segments" in value):
         return "whisper"
+    if isinstance(value, Mapping) and "transcription" in value:
+        return "whisper-cpp"
     if isinstance(value, Mapping) and any(key in value for key in ("result", "alternatives", "partial")):
         return "vosk"
     return None

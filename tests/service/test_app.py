@@ -41,6 +41,8 @@ def test_texts_and_records_come_out_as_the_library_writes_them(client):
     assert back == punctuate_recognised(nlp, whisper) and back["text"] == " Where did?"
     segments = [{"id": 1, "start": 0.0, "end": 0.5, "text": " where did", "words": None}]
     assert client.post("/punctuate", json=segments).json()[0]["text"] == " Where did?"  # faster-whisper's list
+    cpp = {"transcription": [{"offsets": {"from": 0, "to": 500}, "text": " where did"}]}
+    assert client.post("/punctuate", json=cpp).json()["transcription"][0]["text"] == " Where did?"
     wrapped = client.post("/punctuate", json={"transcript": segments, "repair": True}).json()
     assert wrapped == punctuate_recognised(nlp, segments, repair=True)
     kept = client.post("/punctuate", json={"texts": ["so, how was it"], "keep_existing": True}).json()
