@@ -21,10 +21,11 @@ class WhisperFormat(TranscriptFormat):
     """openai-whisper's result (`{"text", "segments": [{"start", "end",
     "text", "words": [{"word", "start", "end", "probability"}]}]}`),
     WhisperX's (`segments` and `word_segments`), or faster-whisper's
-    segments or words as a JSON list. Segments are re-cut at sentence ends, each new one with
-    the fields of the segment its first word came from. A result without
-    word timestamps gives each word of a segment a share of its time by
-    length, and is written back without words."""
+    segments or words as a JSON list. Segments are re-cut at sentence ends,
+    each new one with the fields of the segment its first word came from. A
+    result without word timestamps gives each word of a segment a share of
+    its time by length, and is written back without words; words without
+    timings among timed ones (WhisperX's numbers) are timed between them."""
 
     endings = ()
 
@@ -94,7 +95,8 @@ class WhisperFormat(TranscriptFormat):
         if source.pop("_bare", False):
             return json.dumps([w for s in new_segments for w in s["words"]], ensure_ascii=False) + "\n"
         source["segments"] = new_segments
-        source["text"] = "".join(segment["text"] for segment in new_segments)
+        if "text" in source:  # WhisperX's result has none
+            source["text"] = "".join(segment["text"] for segment in new_segments)
         if "word_segments" in source:  # WhisperX
             source["word_segments"] = [w for s in new_segments for w in s["words"]]
         return json.dumps(source, ensure_ascii=False) + "\n"
