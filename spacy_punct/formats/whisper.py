@@ -1,4 +1,4 @@
-"""openai-whisper's `transcribe` result, WhisperX's and faster-whisper's word lists."""
+"""openai-whisper's `transcribe` result, WhisperX's, faster-whisper's segments and word lists."""
 
 import json
 from typing import Any, Dict, List, Mapping, Optional, Sequence
