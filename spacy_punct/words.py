@@ -88,6 +88,11 @@ def is_invisible(text: str) -> bool:
     return bool(text) and all(unicodedata.category(c) == "Cf" or c.isspace() for c in text)
 
 
+def is_tag(word: str) -> bool:
+    """Whether a written word is a recogniser's or a caption's tag (see `tag_tokens`)."""
+    return bool(_TAG.match(word))
+
+
 def tag_tokens(texts: Sequence[str], spaced: Sequence[bool], is_space: Sequence[bool]) -> List[int]:
     """The tokens of the written words that are a recogniser's or a
     caption's tag for what is not a word (`[Music]`, `[laughter]`, `<unk>`,
@@ -102,7 +107,7 @@ def tag_tokens(texts: Sequence[str], spaced: Sequence[bool], is_space: Sequence[
         if is_space[end]:
             start = end + 1
         elif spaced[end] or end + 1 == n or is_space[end + 1]:
-            if texts[start] in _TAG_OPENERS and _TAG.match("".join(texts[start : end + 1])):
+            if texts[start] in _TAG_OPENERS and is_tag("".join(texts[start : end + 1])):
                 found.extend(range(start, end + 1))
             start = end + 1
     return found

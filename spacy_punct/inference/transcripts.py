@@ -21,6 +21,7 @@ from ..formats.recognisers import (
     with_line_ends_of,
 )
 from ..formats.timed import RecordError, TimedWord, words_doc
+from ..words import is_tag
 from .texts import punctuate_docs
 
 
@@ -60,7 +61,25 @@ def punctuate_transcript(
             put_timings(doc, transcript.words[start:end])
         docs.append(doc)
         words.extend(output_words(doc, [word.text for word in transcript.words[start:end]]))
-    return docs, words
+    return docs, _tag_groups_apart(transcript, words)
+
+
+def _tag_groups_apart(transcript: Transcript, words: List[OutputWord]) -> List[OutputWord]:
+    """A group of tags alone (whisper.cpp's `[BLANK_AUDIO]` segment, a
+    `[Music]` cue) stays a segment or cue of its own: an end is marked after
+    it and after the word before it."""
+    groups = transcript.groups
+    if not groups or not any(is_tag(word.text) for word in transcript.words):
+        return words
+    tags_only: Dict[int, bool] = {}
+    for word, group in zip(transcript.words, groups):
+        tags_only[group] = tags_only.get(group, True) and is_tag(word.text)
+    ends = [
+        word.sentence_end
+        or (k + 1 < len(words) and groups[k] != groups[k + 1] and (tags_only[groups[k]] or tags_only[groups[k + 1]]))
+        for k, word in enumerate(words)
+    ]
+    return [OutputWord(word.text, end) for word, end in zip(words, ends)]
 
 
 def punctuate_recognised(

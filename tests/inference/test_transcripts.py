@@ -48,3 +48,11 @@ def test_a_long_transcripts_progress_is_told_piece_by_piece(trained, monkeypatch
     told = []
     _, words = punctuate_transcript(trained, transcript, progress=told.append)
     assert len(told) > 3 and told == sorted(told) and told[-1] == len(words) == len(WORDS) * 20
+
+
+def test_a_segment_of_tags_alone_stays_a_segment_of_its_own(trained):
+    segments = [{"offsets": {"from": 0, "to": 100}, "text": " [BLANK_AUDIO]"}]
+    segments += [{"offsets": {"from": 100, "to": 2000}, "text": " so how was the trip it was long"}]
+    out = punctuate_recognised(trained, {"transcription": segments})["transcription"]
+    assert out[0]["text"] == " [BLANK_AUDIO]" and out[0]["offsets"] == {"from": 0, "to": 100}
+    assert out[1]["text"].lower().startswith(" so") and "[BLANK_AUDIO]" not in out[1]["text"]
