@@ -193,7 +193,9 @@ def is_caseless(text: str, forms: Mapping[str, str] = MappingProxyType({})) -> b
 def apply_case(text: str, label: str, forms: Mapping[str, str]) -> str:
     """A lower-case word written in a case class. A word predicted not
     lower-case takes its form from the training data where one was kept
-    (`dh` -> `DH`, `mcdonald` -> `McDonald`, `l2` -> `L2`), else the class's
+    (`dh` -> `DH`, `mcdonald` -> `McDonald`, `l2` -> `L2`; where that form is
+    of another class and the word's abbreviation's form of this one, that:
+    `mr` -> `Mr` beside `MR` and `Mr.`), else the class's
     shape: all capitals for UPPER, the first letter for TITLE and MIXED, for
     UPPER or MIXED a capital after an apostrophe too (`O'Brien`: no acronym
     has one), and for MIXED a capital after a leading `Mc` (`McAllister`)."""
@@ -201,6 +203,10 @@ def apply_case(text: str, label: str, forms: Mapping[str, str]) -> str:
         return text
     form = forms.get(text.lower())
     if form is not None:
+        # the same word written as an abbreviation (`Mr.` beside an all-capitals `MR`) in the class predicted
+        dotted = forms.get(text.lower() + ".")
+        if dotted is not None and case_label(form) != label and case_label(dotted[:-1]) == label:
+            return dotted[:-1]
         return form
     name = _APOSTROPHE_NAME.match(text) if label in ("UPPER", "MIXED") else None
     if name:

@@ -71,6 +71,9 @@ def test_case_labels():
     assert apply_case("dh", "TITLE", forms) == "DH"
     assert apply_case("mcdonald", "UPPER", forms) == "McDonald"
     assert apply_case("dh", "LOWER", forms) == "dh"
+    # of two kept forms, the abbreviation's in the class predicted: `Mr` beside an all-capitals `MR`
+    titles = {"mr": "MR", "mr.": "Mr.", "sat": "SAT", "sat.": "Sat."}
+    assert apply_case("mr", "TITLE", titles) == "Mr" and apply_case("sat", "UPPER", titles) == "SAT"
     for caseless in ("5km", "3pm", "www.nasa.gov", "john@nasa.gov", "src/main.py"):
         assert apply_case(caseless, "UPPER", forms) == caseless
     # a word with digits is cased only where the training data kept a form for it
