@@ -10,10 +10,10 @@ from ..decode import DecisionSettings
 from ..formats import textio
 from ..formats.input_formats import check_engine
 from ..formats.output_formats import OutputWriter, make_writer
-from ..formats.recognisers import with_line_ends_of
+from ..formats.recognisers import read_recognised, with_line_ends_of
 from ..formats.timed import RecordError
 from ..inference.text_jobs import punctuated_output
-from ..inference.transcripts import punctuate_transcript, read_recognised
+from ..inference.transcripts import punctuate_transcript
 from ..pipelines.loading import PipelineError, load_pipeline
 from ..runtime.threads import DEFAULT_THREADS
 from ._util import (

@@ -13,6 +13,7 @@ from .tei import convert_tei
 from .text import convert_text
 from .timed import convert_timed_jsonl
 from .tokens import convert_tokens
+from .transcripts import convert_transcripts
 
 CONVERTERS = {
     "tokens": convert_tokens,
@@ -26,6 +27,7 @@ CONVERTERS = {
     "tei": convert_tei,
     "json": convert_json_sentences,
     "lines": convert_lines,
+    "transcripts": convert_transcripts,
 }
 
 __all__ = ["CONVERTERS", "ContaminationGuard", "ConversionError", "ConversionStats", "ConvertOptions"]

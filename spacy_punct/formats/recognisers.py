@@ -93,6 +93,20 @@ def with_line_ends_of(read: str, written: str) -> str:
     return written.replace("\n", "\r\n") if crlf and 2 * crlf >= read.count("\n") else written
 
 
+def read_recognised(
+    text: str, format: Optional[str] = None, *, name: str = "input", **options: Any
+) -> Tuple[TranscriptFormat, Transcript]:
+    """The format (`format`, or found from the content and `name`'s ending)
+    and the transcript of a recogniser's file; `options`: the format's (the
+    captions' `max_chars`, `max_seconds`). Raises a `RecordError` naming
+    `name` where it cannot be read."""
+    format = format or detect_format(Path(name), text)
+    if format is None:
+        raise RecordError(f"{name}: not a recogniser's output ({', '.join(format_names())}); give its format.")
+    kind = make_format(format, **options)
+    return kind, kind.read(text, name)
+
+
 def json_value(text: str, where: str) -> Any:
     """The JSON value of a text, or a `RecordError` naming where it is and its line."""
     try:

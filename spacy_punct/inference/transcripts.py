@@ -3,7 +3,6 @@ and its formats): its words, with their timings where the pipeline reads
 pauses, as one text or a text per group, and each word as punctuated."""
 
 import json
-from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
@@ -11,16 +10,8 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..decode import DecisionSettings
-from ..formats.recognisers import (
-    OutputWord,
-    Transcript,
-    TranscriptFormat,
-    detect_format,
-    format_names,
-    make_format,
-    with_line_ends_of,
-)
-from ..formats.timed import RecordError, TimedWord, words_doc
+from ..formats.recognisers import OutputWord, Transcript, read_recognised, with_line_ends_of
+from ..formats.timed import TimedWord, words_doc
 from ..words import is_tag
 from .texts import punctuate_docs
 
@@ -126,20 +117,6 @@ def _json_format(value: Any) -> Optional[str]:
     if isinstance(value, Mapping) and any(key in value for key in ("result", "alternatives", "partial")):
         return "vosk"
     return None
-
-
-def read_recognised(
-    text: str, format: Optional[str] = None, *, name: str = "input", **options: Any
-) -> Tuple[TranscriptFormat, Transcript]:
-    """The format (`format`, or found from the content and `name`'s ending)
-    and the transcript of a recogniser's file; `options`: the format's (the
-    captions' `max_chars`, `max_seconds`). Raises a `RecordError` naming
-    `name` where it cannot be read."""
-    format = format or detect_format(Path(name), text)
-    if format is None:
-        raise RecordError(f"{name}: not a recogniser's output ({', '.join(format_names())}); give its format.")
-    kind = make_format(format, **options)
-    return kind, kind.read(text, name)
 
 
 def _words_input(nlp: Language, words: Sequence[TimedWord], timed: bool) -> Union[str, Doc]:
