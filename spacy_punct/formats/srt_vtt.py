@@ -77,7 +77,9 @@ class VttFormat(CaptionFormat):
 
 _TIMING = re.compile(r"^\s*(?:(\d+):)?(\d\d):(\d\d)[,.](\d\d\d)\s+-->\s+(?:(\d+):)?(\d\d):(\d\d)[,.](\d\d\d)")
 _INLINE = re.compile(r"<(?:(\d+):)?(\d\d):(\d\d)\.(\d\d\d)>")
-_TAG = re.compile(r"</?[^>]*>")
+# the captions' own markup (SRT's <i> <b> <u> <font>, WebVTT's <c.class> <v Name> <lang> <ruby> <rt>):
+# not words; anything else in angle brackets (a recogniser's <unk>) is one
+_TAG = re.compile(r"</?(?:i|b|u|c|v|font|lang|ruby|rt|span)(?:[.\s][^>]*)?>", re.IGNORECASE)
 
 
 def _seconds(hours: Optional[str], minutes: str, seconds: str, millis: str) -> float:
@@ -167,4 +169,4 @@ def _unescape(text: str) -> str:
 
 def _plain_words(line: str) -> List[str]:
     """A cue line's words, lower-case, without tags or inline timestamps."""
-    return [_unescape(word).lower() for word in _TAG.sub("", line).split()]
+    return [_unescape(word).lower() for word in _TAG.sub("", _INLINE.sub("", line)).split()]

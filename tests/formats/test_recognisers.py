@@ -181,6 +181,12 @@ def test_captions_are_recut_at_sentence_ends():
         assert written.count("-->") == 2
 
 
+def test_a_captions_markup_is_no_word_but_a_recognisers_angle_brackets_are():
+    text = '1\n00:00:00,000 --> 00:00:02,000\n<i>so how</i> <unk> was <font color="red">the trip</font>\n'
+    words = [w.text for w in make_format("srt").read(text, "talk.srt").words]
+    assert words == ["so", "how", "<unk>", "was", "the", "trip"]
+
+
 def test_webvtt_keeps_its_header_blocks_and_each_cue_its_settings():
     text = (
         "WEBVTT\nKind: captions\n\nSTYLE\n::cue { color: red }\n\n"
