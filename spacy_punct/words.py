@@ -99,7 +99,7 @@ def tag_tokens(texts: Sequence[str], spaced: Sequence[bool], is_space: Sequence[
     `{noise}`): whitespace to the word level and the models, so that no mark
     is written after one, its case stays, and a sentence's capital goes to
     the word after it."""
-    if not _TAG_OPENERS.intersection(texts):
+    if _TAG_OPENERS.isdisjoint(texts):
         return []
     found: List[int] = []
     start, n = 0, len(texts)
