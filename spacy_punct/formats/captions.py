@@ -21,6 +21,7 @@ class CaptionWord:
     end: float
     sentence_end: bool = False
     settings: str = ""  # WebVTT cue settings (`align:start position:0%`) of the cue it was read from
+    voice: str = ""  # WebVTT's speaker (`<v Bob>`) of the cue it was read from
 
 
 @dataclass(frozen=True)
@@ -30,11 +31,13 @@ class Cue:
     end: float
     text: str
     settings: str = ""  # WebVTT cue settings: its first word's
+    voice: str = ""  # WebVTT's speaker: its words'
 
 
 class CueBuilder:
     """Collect words into cues: a cue ends after a sentence end, or before a
-    word that would take it past `max_chars` characters or `max_seconds`."""
+    word that would take it past `max_chars` characters or `max_seconds`, or
+    that another speaker says."""
 
     def __init__(self, max_chars: int = 84, max_seconds: float = 7.0) -> None:
         if max_chars < 1 or max_seconds <= 0:
@@ -49,7 +52,8 @@ class CueBuilder:
         cues = []
         if self._words:
             chars = sum(len(w.text) + 1 for w in self._words) + len(word.text)
-            if chars > self.max_chars or word.end - self._words[0].start > self.max_seconds:
+            too_long = chars > self.max_chars or word.end - self._words[0].start > self.max_seconds
+            if too_long or word.voice != self._words[0].voice:
                 cues.append(self._cue())
         self._words.append(word)
         if word.sentence_end:
@@ -73,7 +77,7 @@ class CueBuilder:
         words, self._words = self._words, []
         self._count += 1
         end = max(max(w.end for w in words), words[0].start)
-        return Cue(self._count, words[0].start, end, " ".join(w.text for w in words), words[0].settings)
+        return Cue(self._count, words[0].start, end, " ".join(w.text for w in words), words[0].settings, words[0].voice)
 
 
 def cues(words: Iterable[CaptionWord], max_chars: int = 84, max_seconds: float = 7.0) -> Iterator[Cue]:
@@ -133,7 +137,9 @@ def format_cue(cue: Cue, kind: str) -> str:
         return f"{cue.index}\n{timestamp(cue.start, ',')} --> {timestamp(cue.end, ',')}\n{cue.text}\n\n"
     if kind == "vtt":
         settings = f" {cue.settings}" if cue.settings else ""
-        return f"{cue.index}\n{timestamp(cue.start, '.')} --> {timestamp(cue.end, '.')}{settings}\n{vtt_escape(cue.text)}\n\n"
+        voice = f"<v {cue.voice}>" if cue.voice else ""
+        timing = f"{timestamp(cue.start, '.')} --> {timestamp(cue.end, '.')}{settings}"
+        return f"{cue.index}\n{timing}\n{voice}{vtt_escape(cue.text)}\n\n"
     raise ValueError(f"Unknown caption format {kind!r}; choose one of {', '.join(CAPTION_FORMATS)}.")
 
 

@@ -3,7 +3,7 @@ whose rolling cues repeat words, de-duplicated) and written back as cues
 re-cut at sentence ends."""
 
 import re
-from typing import Any, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from .captions import CaptionWord, CueBuilder, caption_header, format_cue
 from .recognisers import OutputWord, Transcript, TranscriptFormat, transcript_formats
@@ -16,7 +16,9 @@ class CaptionFormat(TranscriptFormat):
     is the last line of the one before (YouTube's rolling captions) gives
     only its new lines. Written as cues re-cut at sentence ends, a WebVTT
     file with its header, STYLE, REGION and NOTE blocks (at its top) and
-    each cue with the settings of the cue its first word came from."""
+    each cue with the settings of the cue its first word came from. WebVTT
+    speakers (`<v Bob>`, as in meeting transcripts): each speaker's turn is
+    punctuated as a text of its own, and each cue written with its speaker."""
 
     kind = ""
 
@@ -26,29 +28,38 @@ class CaptionFormat(TranscriptFormat):
 
     def read(self, text: str, name: str) -> Transcript:
         kept: List[str] = []
-        transcript = Transcript([], source={"blocks": kept, "settings": []})
+        transcript = Transcript([], source={"blocks": kept})
         last_line: List[str] = []
+        voice = None  # the speaker of the cues since the last `<v Name>`
         for number, (start, end, settings, body) in enumerate(_cues(text, name, kept)):
-            transcript.source["settings"].append(settings)
+            said = _VOICE.match(body)
+            if said:
+                voice = said.group(1).strip()
             lines = [line for line in body.split("\n") if line.strip()]
             if lines and _plain_words(lines[0]) == last_line:  # a rolling cue repeats the line before
                 lines = lines[1:]
             for word in _cue_words(start, end, "\n".join(lines)):
                 transcript.words.append(word)
+                transcript.fields.append({"settings": settings, "voice": voice or ""})
                 transcript.groups.append(number)
             if lines:
                 last_line = _plain_words(lines[-1])
+        if voice is not None:  # each speaker's turn punctuated as a text of its own
+            transcript.groups = _turns(transcript.fields)
+        self.separate_groups = voice is not None
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
         builder = CueBuilder(self.max_chars, self.max_seconds)
         found = []
-        source = transcript.source or {"blocks": [], "settings": []}
+        source = transcript.source or {"blocks": []}
         for k, (word, out) in enumerate(zip(transcript.words, words)):
             start = word.start if word.start is not None else 0.0
             end = word.end if word.end is not None else start
-            settings = source["settings"][transcript.groups[k]] if self.kind == "vtt" else ""
-            found += builder.add(CaptionWord(out.text, start, end, out.sentence_end, settings))
+            fields = transcript.fields[k] if transcript.fields and self.kind == "vtt" else {}
+            found += builder.add(
+                CaptionWord(out.text, start, end, out.sentence_end, fields.get("settings", ""), fields.get("voice", ""))
+            )
         found += builder.flush()
         blocks = source["blocks"] if self.kind == "vtt" else []
         header = "".join(block + "\n\n" for block in blocks) or caption_header(self.kind)
@@ -76,6 +87,7 @@ class VttFormat(CaptionFormat):
 
 
 _TIMING = re.compile(r"^\s*(?:(\d+):)?(\d\d):(\d\d)[,.](\d\d\d)\s+-->\s+(?:(\d+):)?(\d\d):(\d\d)[,.](\d\d\d)")
+_VOICE = re.compile(r"^\s*<v(?:\.[^\s>]*)?\s+([^>]*)>")  # WebVTT's speaker: <v Bob>, <v.loud Bob>
 _INLINE = re.compile(r"<(?:(\d+):)?(\d\d):(\d\d)\.(\d\d\d)>")
 # the captions' own markup (SRT's <i> <b> <u> <font>, WebVTT's <c.class> <v Name> <lang> <ruby> <rt>):
 # not words; anything else in angle brackets (a recogniser's <unk>) is one
@@ -84,6 +96,16 @@ _TAG = re.compile(r"</?(?:i|b|u|c|v|font|lang|ruby|rt|span)(?:[.\s][^>]*)?>", re
 
 def _seconds(hours: Optional[str], minutes: str, seconds: str, millis: str) -> float:
     return int(hours or 0) * 3600 + int(minutes) * 60 + int(seconds) + int(millis) / 1000
+
+
+def _turns(fields: List[Dict[str, Any]]) -> List[int]:
+    """Per word, the number of its speaker's turn (a change of voice starts one)."""
+    turns, turn = [], 0
+    for k, word_fields in enumerate(fields):
+        if k and word_fields["voice"] != fields[k - 1]["voice"]:
+            turn += 1
+        turns.append(turn)
+    return turns
 
 
 def _cues(text: str, name: str, kept: List[str]) -> Iterator[Tuple[float, float, str, str]]:

@@ -203,6 +203,22 @@ def test_webvtt_keeps_its_header_blocks_and_each_cue_its_settings():
     assert srt.startswith("1\n00:00:00,000 --> 00:00:02,000\nSo how") and "line:0" not in srt
 
 
+def test_webvtt_speakers_turns_are_texts_of_their_own_and_their_cues_keep_the_speaker():
+    text = (
+        "WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n<v Bob>so how was the trip</v>\n\n"
+        "00:00:02.000 --> 00:00:03.000\n<v Alice>it was\n\n00:00:03.000 --> 00:00:04.000\nlong\n"
+    )
+    kind = make_format("vtt")
+    transcript = kind.read(text, "meeting.vtt")
+    assert kind.separate_groups and transcript.groups == [0] * 5 + [1] * 3
+    words = [OutputWord(t, False) for t in "So how was the trip? It was long.".split()]  # no end marked
+    written = kind.write(transcript, words)
+    assert "\n<v Bob>So how was the trip?\n" in written and "\n<v Alice>It was long.\n" in written
+    plain = make_format("vtt")
+    plain.read(text.replace("<v Bob>", "").replace("<v Alice>", ""), "captions.vtt")
+    assert not plain.separate_groups  # captions without speakers: one text
+
+
 def test_whisper_segments_without_word_timestamps_are_timed_by_length():
     result = {
         "text": " so how was the trip it was long",
