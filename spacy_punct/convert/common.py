@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import FrozenSet, Iterable, List, Optional, Tuple, Union
 
+from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..formats import textio
@@ -83,6 +84,13 @@ class ConversionStats:
         lines += [f"skipped {what}: {n}" for what, n in sorted(self.skipped.items())]
         lines += [f"skipped file: {name}" for name in self.skipped_files]
         return "\n".join(lines)
+
+
+def counted_doc(nlp: Language, text: str, stats: ConversionStats) -> Doc:
+    """The doc of a converted text, counted in `stats`."""
+    doc = nlp.make_doc(text)
+    stats.count(doc)
+    return doc
 
 
 def read_text(path: Path, stats: ConversionStats, encoding: Optional[str] = None) -> str:

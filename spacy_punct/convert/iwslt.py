@@ -8,7 +8,7 @@ from typing import Iterator
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .common import ConversionError, ConversionStats, ConvertOptions, input_files, read_text
+from .common import ConversionError, ConversionStats, ConvertOptions, counted_doc, input_files, read_text
 
 _DOC = re.compile(r"<doc\b[^>]*>(.*?)</doc>", re.S | re.I)
 _SEG = re.compile(r"<seg\b[^>]*>(.*?)</seg>", re.S | re.I)
@@ -29,6 +29,4 @@ def convert_iwslt_xml(path: Path, nlp: Language, stats: ConversionStats, options
             if not segments:
                 stats.skipped["documents without segments"] += 1
                 continue
-            doc = nlp.make_doc(" ".join(segments))
-            stats.count(doc)
-            yield doc
+            yield counted_doc(nlp, " ".join(segments), stats)

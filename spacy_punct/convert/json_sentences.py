@@ -10,7 +10,7 @@ from typing import Iterator, Set
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .common import ConversionError, ConversionStats, ConvertOptions, input_files, read_text
+from .common import ConversionError, ConversionStats, ConvertOptions, counted_doc, input_files, read_text
 
 
 def convert_json_sentences(path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions) -> Iterator[Doc]:
@@ -33,6 +33,4 @@ def convert_json_sentences(path: Path, nlp: Language, stats: ConversionStats, op
                 text = " ".join(text.split())
                 if text and text not in seen:
                     seen.add(text)
-                    doc = nlp.make_doc(text)
-                    stats.count(doc)
-                    yield doc
+                    yield counted_doc(nlp, text, stats)

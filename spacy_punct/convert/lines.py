@@ -8,7 +8,7 @@ from typing import Iterator, List
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .common import ConversionStats, ConvertOptions, input_files, read_text
+from .common import ConversionStats, ConvertOptions, counted_doc, input_files, read_text
 
 
 def convert_lines(path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions) -> Iterator[Doc]:
@@ -27,13 +27,7 @@ def convert_lines(path: Path, nlp: Language, stats: ConversionStats, options: Co
             lines.append(line)
             words += line.count(" ") + 1
             if words >= options.doc_length:
-                yield _doc(nlp, lines, stats)
+                yield counted_doc(nlp, " ".join(lines), stats)
                 lines, words = [], 0
         if lines:
-            yield _doc(nlp, lines, stats)
-
-
-def _doc(nlp: Language, lines: List[str], stats: ConversionStats) -> Doc:
-    doc = nlp.make_doc(" ".join(lines))
-    stats.count(doc)
-    return doc
+            yield counted_doc(nlp, " ".join(lines), stats)

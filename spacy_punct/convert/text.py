@@ -7,7 +7,7 @@ from typing import Iterator
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from .common import ConversionStats, ConvertOptions, input_files, read_text
+from .common import ConversionStats, ConvertOptions, counted_doc, input_files, read_text
 
 
 def convert_text(path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions) -> Iterator[Doc]:
@@ -20,6 +20,4 @@ def convert_text(path: Path, nlp: Language, stats: ConversionStats, options: Con
             part = " ".join(part.split())
             if not part:
                 continue
-            doc = nlp.make_doc(part)
-            stats.count(doc)
-            yield doc
+            yield counted_doc(nlp, part, stats)

@@ -10,7 +10,7 @@ from spacy.tokens import Doc
 
 from ..formats.recognisers import detect_format, read_recognised
 from ..formats.timed import RecordError
-from .common import ConversionError, ConversionStats, ConvertOptions, input_files, read_text
+from .common import ConversionError, ConversionStats, ConvertOptions, counted_doc, input_files, read_text
 
 
 def convert_transcripts(path: Path, nlp: Language, stats: ConversionStats, options: ConvertOptions) -> Iterator[Doc]:
@@ -33,13 +33,7 @@ def convert_transcripts(path: Path, nlp: Language, stats: ConversionStats, optio
         for word in transcript.words:
             words.append(word.text)
             if len(words) >= options.doc_length and word.text.endswith((".", "?", "!")):
-                yield _doc(nlp, words, stats)
+                yield counted_doc(nlp, " ".join(words), stats)
                 words = []
         if words:
-            yield _doc(nlp, words, stats)
-
-
-def _doc(nlp: Language, words: List[str], stats: ConversionStats) -> Doc:
-    doc = nlp.make_doc(" ".join(words))
-    stats.count(doc)
-    return doc
+            yield counted_doc(nlp, " ".join(words), stats)
