@@ -30,6 +30,9 @@ class Transcript:
     fields: List[Dict[str, Any]] = field(default_factory=list)
     groups: List[int] = field(default_factory=list)
     source: Any = None
+    # per word, its speaker's turn, where the file names speakers (WebVTT's
+    # `<v Bob>`, WhisperX's `speaker`): each turn is punctuated as a text of its own
+    turns: List[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,18 @@ def make_format(name: str, **options: Any) -> TranscriptFormat:
     if name not in formats:
         raise ValueError(f"unknown --from {name!r}; choose {', '.join(formats)}.")
     return formats[name](**options)
+
+
+def speaker_turns(speakers: Sequence[Optional[str]]) -> List[int]:
+    """Per word, the number of its speaker's turn: a word of another speaker
+    starts one; a word with no speaker named stays in the turn before it."""
+    turns, turn, current = [], 0, None
+    for speaker in speakers:
+        if speaker is not None and current is not None and speaker != current:
+            turn += 1
+        current = speaker if speaker is not None else current
+        turns.append(turn)
+    return turns
 
 
 def with_line_ends_of(read: str, written: str) -> str:

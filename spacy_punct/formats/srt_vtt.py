@@ -3,10 +3,10 @@ whose rolling cues repeat words, de-duplicated) and written back as cues
 re-cut at sentence ends."""
 
 import re
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Iterator, List, Optional, Sequence, Tuple
 
 from .captions import CaptionWord, CueBuilder, caption_header, format_cue
-from .recognisers import OutputWord, Transcript, TranscriptFormat, transcript_formats
+from .recognisers import OutputWord, Transcript, TranscriptFormat, speaker_turns, transcript_formats
 from .timed import RecordError, TimedWord, spread_words
 
 
@@ -44,9 +44,8 @@ class CaptionFormat(TranscriptFormat):
                 transcript.groups.append(number)
             if lines:
                 last_line = _plain_words(lines[-1])
-        if voice is not None:  # each speaker's turn punctuated as a text of its own
-            transcript.groups = _turns(transcript.fields)
-        self.separate_groups = voice is not None
+        if voice is not None:
+            transcript.turns = speaker_turns([word_fields["voice"] or None for word_fields in transcript.fields])
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
@@ -96,16 +95,6 @@ _TAG = re.compile(r"</?(?:i|b|u|c|v|font|lang|ruby|rt|span)(?:[.\s][^>]*)?>", re
 
 def _seconds(hours: Optional[str], minutes: str, seconds: str, millis: str) -> float:
     return int(hours or 0) * 3600 + int(minutes) * 60 + int(seconds) + int(millis) / 1000
-
-
-def _turns(fields: List[Dict[str, Any]]) -> List[int]:
-    """Per word, the number of its speaker's turn (a change of voice starts one)."""
-    turns, turn = [], 0
-    for k, word_fields in enumerate(fields):
-        if k and word_fields["voice"] != fields[k - 1]["voice"]:
-            turn += 1
-        turns.append(turn)
-    return turns
 
 
 def _cues(text: str, name: str, kept: List[str]) -> Iterator[Tuple[float, float, str, str]]:

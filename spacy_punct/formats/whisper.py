@@ -9,6 +9,7 @@ from .recognisers import (
     TranscriptFormat,
     json_value,
     sentence_indices,
+    speaker_turns,
     timed_entry,
     transcript_formats,
     word_entry,
@@ -25,7 +26,10 @@ class WhisperFormat(TranscriptFormat):
     each new one with the fields of the segment its first word came from. A
     result without word timestamps gives each word of a segment a share of
     its time by length, and is written back without words; words without
-    timings among timed ones (WhisperX's numbers) are timed between them."""
+    timings among timed ones (WhisperX's numbers) are timed between them.
+    Where words or segments name a `speaker` (WhisperX's diarization), each
+    speaker's turn is punctuated as a text of its own, and a segment holds
+    one speaker's words."""
 
     endings = ()
 
@@ -62,6 +66,9 @@ class WhisperFormat(TranscriptFormat):
                 transcript.groups.append(number)
                 bounds.append((_seconds(segment.get("start")), _seconds(segment.get("end"))))
         transcript.words = fill_untimed(transcript.words, bounds)
+        speakers = [_speaker(entry, segments[group]) for entry, group in zip(transcript.fields, transcript.groups)]
+        if any(speaker is not None for speaker in speakers):  # WhisperX with diarization
+            transcript.turns = speaker_turns(speakers)
         if not any(isinstance(segment.get("words"), list) for segment in segments):
             value["_no_words"] = True
         return transcript
@@ -76,6 +83,9 @@ class WhisperFormat(TranscriptFormat):
             read = segments[transcript.groups[first]]
             segment = {k: v for k, v in read.items() if k not in ("words", "tokens")}
             entries = [word_entry(transcript, k, words[k].text, leading=_leading(transcript, k)) for k in sentence]
+            speaker = transcript.fields[first].get("speaker") if transcript.fields else None
+            if "speaker" in segment and speaker is not None:  # the turn's: a segment may hold two speakers' words
+                segment["speaker"] = speaker
             if "id" in read:  # numbered on from the first segment's (faster-whisper's count from 1)
                 segment["id"] = (first_id if isinstance(first_id, int) else 0) + len(new_segments)
             segment.update(
@@ -100,6 +110,12 @@ class WhisperFormat(TranscriptFormat):
         if "word_segments" in source:  # WhisperX
             source["word_segments"] = [w for s in new_segments for w in s["words"]]
         return json.dumps(source, ensure_ascii=False) + "\n"
+
+
+def _speaker(entry: Mapping[str, Any], segment: Mapping[str, Any]) -> Optional[str]:
+    """A word's speaker (WhisperX's diarization: the word's, else its segment's)."""
+    speaker = entry.get("speaker", segment.get("speaker"))
+    return None if speaker is None else str(speaker)
 
 
 def _is_segment(item: Any) -> bool:

@@ -25,12 +25,14 @@ def punctuate_transcript(
     progress: Optional[Callable[[int], None]] = None,
 ) -> Tuple[List[Doc], List[OutputWord]]:
     """The punctuated docs of the transcript's words (with their timings):
-    one text, or one per group with `separate`; and each word as punctuated.
+    one text per speaker's turn where the transcript has turns, else one per
+    group with `separate`, else one; and each word as punctuated.
     `progress`: called with the number of words done so far, as a long
     text's pieces are done."""
+    texts = transcript.turns or (transcript.groups if separate else [0] * len(transcript.words))
     spans: List[Tuple[int, int]] = []
-    for k, group in enumerate(transcript.groups if separate else [0] * len(transcript.words)):
-        if spans and group == (transcript.groups[spans[-1][0]] if separate else 0):
+    for k, text in enumerate(texts):
+        if spans and text == texts[spans[-1][0]]:
             spans[-1] = (spans[-1][0], k + 1)
         else:
             spans.append((k, k + 1))

@@ -76,6 +76,23 @@ def test_whisperx_words_without_timings_are_timed_between_their_neighbours_and_w
     assert out["segments"][0]["words"][1] == {"word": "20."} and out["segments"][1]["words"][1] == {"word": "it."}
 
 
+def test_whisperx_speakers_turns_are_texts_of_their_own():
+    entries = [{"word": w, "start": k * 0.2, "end": k * 0.2 + 0.1} for k, w in enumerate(WORDS)]
+    for k, entry in enumerate(entries):
+        entry["speaker"] = "SPEAKER_00" if k < 5 else "SPEAKER_01"
+    result = {
+        "segments": [{"start": 0.0, "end": 1.6, "text": " ".join(WORDS), "speaker": "SPEAKER_00", "words": entries}]
+    }
+    transcript = make_format("whisper").read(json.dumps(result), "talk.json")
+    assert transcript.turns == [0] * 5 + [1] * 3
+    words = [OutputWord(t, k == 4 or k == 7) for k, t in enumerate("So how was the trip? It was long.".split())]
+    out = json.loads(make_format("whisper").write(transcript, words))["segments"]
+    assert [(s["speaker"], s["text"]) for s in out] == [
+        ("SPEAKER_00", " So how was the trip?"),
+        ("SPEAKER_01", " It was long."),
+    ]
+
+
 @pytest.mark.parametrize("with_words", [True, False])
 def test_faster_whisper_segments_as_a_list_are_recut_and_written_as_a_list(with_words):
     read = json.loads((DATA / "whisper.json").read_text(encoding="utf8"))["segments"]
@@ -210,13 +227,12 @@ def test_webvtt_speakers_turns_are_texts_of_their_own_and_their_cues_keep_the_sp
     )
     kind = make_format("vtt")
     transcript = kind.read(text, "meeting.vtt")
-    assert kind.separate_groups and transcript.groups == [0] * 5 + [1] * 3
+    assert transcript.turns == [0] * 5 + [1] * 3 and transcript.groups == [0] * 5 + [1, 1, 2]
     words = [OutputWord(t, False) for t in "So how was the trip? It was long.".split()]  # no end marked
     written = kind.write(transcript, words)
     assert "\n<v Bob>So how was the trip?\n" in written and "\n<v Alice>It was long.\n" in written
-    plain = make_format("vtt")
-    plain.read(text.replace("<v Bob>", "").replace("<v Alice>", ""), "captions.vtt")
-    assert not plain.separate_groups  # captions without speakers: one text
+    plain = make_format("vtt").read(text.replace("<v Bob>", "").replace("<v Alice>", ""), "captions.vtt")
+    assert plain.turns == []  # captions without speakers: one text
 
 
 def test_whisper_segments_without_word_timestamps_are_timed_by_length():

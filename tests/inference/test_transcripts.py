@@ -6,9 +6,11 @@ from pathlib import Path
 import pytest
 
 from spacy_punct import RecordError, punctuate_recognised
+from spacy_punct.formats.recognisers import Transcript
 from spacy_punct.formats.timed import TimedWord, words_doc
+from spacy_punct.inference import texts
 from spacy_punct.inference.texts import punctuate_docs
-from spacy_punct.inference.transcripts import output_words
+from spacy_punct.inference.transcripts import output_words, punctuate_transcript
 
 WORDS = "so how was the trip it was long".split()
 
@@ -37,10 +39,6 @@ def test_a_recognisers_output_is_punctuated_in_its_own_shape(trained):
 
 
 def test_a_long_transcripts_progress_is_told_piece_by_piece(trained, monkeypatch):
-    from spacy_punct.formats.recognisers import Transcript
-    from spacy_punct.inference import texts
-    from spacy_punct.inference.transcripts import punctuate_transcript
-
     monkeypatch.setattr(texts, "LONG_TEXT_CHARS", 200)
     monkeypatch.setattr(texts, "PIECE_TOKENS", 30)
     monkeypatch.setattr(texts, "CONTEXT_TOKENS", 5)
@@ -56,3 +54,10 @@ def test_a_segment_of_tags_alone_stays_a_segment_of_its_own(trained):
     out = punctuate_recognised(trained, {"transcription": segments})["transcription"]
     assert out[0]["text"] == " [BLANK_AUDIO]" and out[0]["offsets"] == {"from": 0, "to": 100}
     assert out[1]["text"].lower().startswith(" so") and "[BLANK_AUDIO]" not in out[1]["text"]
+
+
+def test_each_speakers_turn_is_punctuated_as_a_text_of_its_own(trained):
+    words = [TimedWord(text) for text in WORDS]
+    turns = [0] * 3 + [1] * 5  # "so how was" | "the trip it was long": no sentence ends after "was" on its own
+    _, out = punctuate_transcript(trained, Transcript(words, groups=[0] * 8, turns=turns))
+    assert out[2].sentence_end and out[2].text[-1] in ".?!" and out[-1].sentence_end
