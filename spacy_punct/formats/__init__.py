@@ -5,6 +5,8 @@ output formats and recognisers' own files. `inference` punctuates them."""
 # the recognisers' formats register themselves, in the order detection tries them
 from . import whisper  # noqa: F401, I001
 from . import whisper_cpp  # noqa: F401
+from . import deepgram  # noqa: F401
+from . import google_speech  # noqa: F401
 from . import vosk  # noqa: F401
 from . import ctm  # noqa: F401
 from . import nemo  # noqa: F401

@@ -4,7 +4,7 @@ it must write back), the `TranscriptFormat` base class and its registry
 (`transcript_formats`, entry point group `spacy_punct_transcript_formats`),
 a file's format found by its content and name, and what the formats share.
 Each format is a module of its own (`whisper`, `vosk`, `ctm`, `nemo`,
-`srt_vtt`); segments and cues are re-cut at sentence ends where the format
+`srt_vtt`, `deepgram`, `google_speech`); segments and cues are re-cut at sentence ends where the format
 has them, every other field kept."""
 
 import json
@@ -128,6 +128,12 @@ def json_value(text: str, where: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"{where}: not JSON (line {e.lineno}: {e.msg}).") from None
+
+
+def json_indent(text: str) -> Optional[int]:
+    """How a JSON file read is written back: indented where it spans lines
+    (as Google's tools write it), else on one line (as the APIs answer)."""
+    return 2 if "\n" in text.strip() else None
 
 
 def timed_entry(entry: Any, where: str) -> TimedWord:

@@ -87,9 +87,10 @@ def punctuate_recognised(
     max_seconds: float = 7.0,
 ) -> Any:
     """A recogniser's output punctuated and written back in its own format:
-    `data` is a file's text (Whisper or Vosk JSON, CTM, a NeMo manifest, SRT,
-    WebVTT), given back as text, or a parsed JSON value (openai-whisper's
-    `transcribe` result, a Vosk result, faster-whisper's segments as dicts),
+    `data` is a file's text (Whisper, Deepgram, Google or Vosk JSON, CTM, a
+    NeMo manifest, SRT, WebVTT), given back as text, or a parsed JSON value
+    (openai-whisper's `transcribe` result, Deepgram's or Google's response, a
+    Vosk result, faster-whisper's segments as dicts),
     given back as one. `format`: one of `formats.recognisers.format_names()`
     (default: found from the content, and `name`'s ending). `settings`,
     `repair`: as for `punctuate`; `max_chars`, `max_seconds`: the captions'
@@ -110,12 +111,17 @@ def punctuate_recognised(
 def _json_format(value: Any) -> Optional[str]:
     """The format of a parsed recogniser's result, by its shape: a list
     (faster-whisper's segments or words) or an object with "segments" is
-    Whisper's, one with "transcription" whisper.cpp's, one with "result",
+    Whisper's, one with "transcription" whisper.cpp's, one with "results"
+    Deepgram's (an object) or Google's (a list), one with "result",
     "alternatives" or "partial" Vosk's."""
     if isinstance(value, list) or (isinstance(value, Mapping) and "segments" in value):
         return "whisper"
     if isinstance(value, Mapping) and "transcription" in value:
         return "whisper-cpp"
+    if isinstance(value, Mapping) and isinstance(value.get("results"), Mapping):
+        return "deepgram"
+    if isinstance(value, Mapping) and isinstance(value.get("results"), list):
+        return "google"
     if isinstance(value, Mapping) and any(key in value for key in ("result", "alternatives", "partial")):
         return "vosk"
     return None

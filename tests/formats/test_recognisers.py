@@ -28,6 +28,8 @@ def _read(name, kind=None):
         ("faster_whisper_words.json", "whisper"),
         ("whisperx.json", "whisper"),
         ("whisper_cpp.json", "whisper-cpp"),
+        ("deepgram.json", "deepgram"),
+        ("google.json", "google"),
         ("vosk.json", "vosk"),
         ("vosk_results.jsonl", "vosk"),
         ("sample.ctm", "ctm"),

@@ -43,6 +43,15 @@ def test_texts_and_records_come_out_as_the_library_writes_them(client):
     assert client.post("/punctuate", json=segments).json()[0]["text"] == " Where did?"  # faster-whisper's list
     cpp = {"transcription": [{"offsets": {"from": 0, "to": 500}, "text": " where did"}]}
     assert client.post("/punctuate", json=cpp).json()["transcription"][0]["text"] == " Where did?"
+    deepgram = {
+        "results": {"channels": [{"alternatives": [{"transcript": "where did", "words": records[1]["words"]}]}]}
+    }
+    assert client.post("/punctuate", json=deepgram).json()["results"]["channels"][0]["alternatives"][0] == {
+        "transcript": "Where did?",
+        "words": [dict(w, punctuated_word=t) for w, t in zip(records[1]["words"], ["Where", "did?"])],
+    }
+    google = {"results": [{"alternatives": [{"transcript": "where did"}], "resultEndTime": "0.5s"}]}
+    assert client.post("/punctuate", json=google).json()["results"][0]["alternatives"][0]["transcript"] == "Where did?"
     wrapped = client.post("/punctuate", json={"transcript": segments, "repair": True}).json()
     assert wrapped == punctuate_recognised(nlp, segments, repair=True)
     kept = client.post("/punctuate", json={"texts": ["so, how was it"], "keep_existing": True}).json()

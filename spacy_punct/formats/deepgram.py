@@ -1,0 +1,123 @@
+"""Deepgram's pre-recorded result (`/v1/listen`), whose words come without
+marks or capitals unless `punctuate` was asked for."""
+
+import json
+from typing import Any, Dict, List, Mapping, Sequence, Tuple
+
+from .recognisers import (
+    OutputWord,
+    Transcript,
+    TranscriptFormat,
+    json_indent,
+    json_value,
+    speaker_turns,
+    timed_entry,
+    transcript_formats,
+)
+from .timed import RecordError, TimedWord, fill_untimed
+
+
+@transcript_formats.register("deepgram")
+class DeepgramFormat(TranscriptFormat):
+    """Deepgram's result: `{"metadata", "results": {"channels": [{"alternatives":
+    [{"transcript", "words": [{"word", "start", "end", "confidence"}]}]}],
+    "utterances"}}`. Each channel's first alternative is punctuated (as
+    Deepgram's `punctuate` writes it: each word's `punctuated_word`, its
+    `word` as recognised, and the `transcript`); the other alternatives are
+    kept. Each channel is a text of its own, and with diarization each
+    speaker's turn (the words' `speaker`). Utterances (`utterances=true`)
+    take their words' punctuated forms; nothing is re-cut."""
+
+    endings = ()
+
+    @staticmethod
+    def sniff(text: str) -> bool:
+        head = text.lstrip()[:20000]  # its metadata comes first
+        return head.startswith("{") and '"channels"' in head and '"alternatives"' in head
+
+    def read(self, text: str, name: str) -> Transcript:
+        value = json_value(text, name)
+        results = value.get("results") if isinstance(value, Mapping) else None
+        channels = results.get("channels") if isinstance(results, Mapping) else None
+        if not isinstance(channels, list):
+            raise RecordError(f"{name}: expected Deepgram's result: an object with 'results' and its 'channels'.")
+        transcript = Transcript([], source={"value": value, "indent": json_indent(text)})
+        speakers: List[str] = []
+        for number, channel in enumerate(channels):
+            where = f"{name}, channel {number + 1}"
+            for position, entry in enumerate(_first_words(channel, where), start=1):
+                word = timed_entry(entry, f"{where}, word {position}")
+                written = entry.get("punctuated_word")  # a result punctuated before: its marks are the input's
+                if isinstance(written, str) and written.strip():
+                    word = TimedWord(written.strip(), word.start, word.end)
+                transcript.words.append(word)
+                transcript.fields.append(dict(entry))
+                transcript.groups.append(number)
+                speakers.append(f"{number}:{entry.get('speaker', '')}")
+        transcript.words = fill_untimed(transcript.words, [(None, None)] * len(transcript.words))
+        if len(set(speakers)) > 1:  # channels, or speakers within one: each turn a text of its own
+            transcript.turns = speaker_turns(speakers)
+        return transcript
+
+    def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
+        source = json.loads(json.dumps(transcript.source["value"]))  # a copy to fill in
+        results = source["results"]
+        punctuated: Dict[Tuple[int, Any, str], str] = {}  # (channel, start, word) -> its text, for utterances
+        for number, channel in enumerate(results["channels"]):
+            ks = [k for k, group in enumerate(transcript.groups) if group == number]
+            if not ks:
+                continue
+            best = channel["alternatives"][0]
+            entries = []
+            for k in ks:
+                entry = dict(transcript.fields[k])
+                entry["punctuated_word"] = words[k].text
+                punctuated[_key(number, entry)] = words[k].text
+                entries.append(entry)
+            if isinstance(best.get("words"), list) and best["words"]:
+                best["words"] = entries
+            best["transcript"] = " ".join(words[k].text for k in ks)
+        for utterance in results.get("utterances") or []:
+            _punctuate_utterance(utterance, punctuated)
+        return json.dumps(source, ensure_ascii=False, indent=transcript.source["indent"]) + "\n"
+
+
+def _first_words(channel: Any, where: str) -> List[Any]:
+    """The word entries of a channel's first alternative (of one without
+    words, its transcript's words; of one without alternatives, none)."""
+    if not isinstance(channel, Mapping) or not isinstance(channel.get("alternatives"), list):
+        raise RecordError(f"{where}: expected an object with 'alternatives'.")
+    if not channel["alternatives"]:
+        return []
+    best = channel["alternatives"][0]
+    if not isinstance(best, Mapping):
+        raise RecordError(f"{where}, alternative 1: expected an object with 'transcript' and 'words'.")
+    entries = best.get("words")
+    if isinstance(entries, list) and entries:
+        return entries
+    said = best.get("transcript")
+    if not isinstance(said, str):
+        raise RecordError(f"{where}, alternative 1: no 'words' and no 'transcript'.")
+    return [{"word": word} for word in said.split()]
+
+
+def _key(channel: int, entry: Mapping[str, Any]) -> Tuple[int, Any, str]:
+    """What finds a channel's word among the utterances' words."""
+    return channel, entry.get("start"), str(entry.get("word"))
+
+
+def _punctuate_utterance(utterance: Any, punctuated: Dict[Tuple[int, Any, str], str]) -> None:
+    """An utterance's words and transcript as punctuated in their channel
+    (an utterance whose words are not all found there is left as read)."""
+    if not isinstance(utterance, dict) or not isinstance(utterance.get("words"), list):
+        return
+    channel = utterance.get("channel", 0)
+    channel = channel if isinstance(channel, int) else 0
+    texts = [
+        punctuated.get(_key(channel, entry)) if isinstance(entry, Mapping) else None for entry in utterance["words"]
+    ]
+    if not texts or any(text is None for text in texts):
+        return
+    for entry, text in zip(utterance["words"], texts):
+        entry["punctuated_word"] = text
+    utterance["transcript"] = " ".join(str(text) for text in texts)

@@ -1,0 +1,90 @@
+"""Deepgram's result: each channel's first alternative punctuated as Deepgram's own `punctuate` writes it."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from spacy_punct.formats.recognisers import OutputWord, detect_format, make_format
+from spacy_punct.formats.timed import RecordError
+
+SAMPLE = Path(__file__).parents[1] / "data" / "recognisers" / "deepgram.json"
+PUNCTUATED = [OutputWord(t, t.endswith(("?", "."))) for t in "So how was the trip? It was long.".split()]
+
+
+def _written(text):
+    transcript = make_format("deepgram").read(text, "talk.json")
+    return transcript, json.loads(make_format("deepgram").write(transcript, PUNCTUATED[: len(transcript.words)]))
+
+
+def test_words_take_their_punctuated_forms_beside_the_recognised_ones():
+    text = SAMPLE.read_text(encoding="utf8")
+    assert detect_format(SAMPLE, text) == "deepgram"
+    _, out = _written(text)
+    best, other = out["results"]["channels"][0]["alternatives"]
+    assert best["transcript"] == "So how was the trip? It was long."
+    assert [(w["word"], w["punctuated_word"]) for w in best["words"]][3:6] == [
+        ("the", "the"),
+        ("trip", "trip?"),
+        ("it", "It"),
+    ]
+    assert best["words"][4] == {"word": "trip", "start": 0.8, "end": 1.2, "confidence": 0.9, "punctuated_word": "trip?"}
+    assert other["transcript"] == "so how was the strip it was long"  # the other alternative as read
+    assert [u["transcript"] for u in out["results"]["utterances"]] == ["So how was the trip?", "It was long."]
+    assert out["metadata"]["request_id"] == "0b5f"
+    assert "\n" not in make_format("deepgram").write(make_format("deepgram").read(text, "t"), PUNCTUATED).strip()
+
+
+def test_channels_and_speakers_are_texts_of_their_own():
+    def channel(words, speakers):
+        entries = [
+            {"word": w, "start": float(k), "end": k + 0.5, "speaker": s}
+            for k, (w, s) in enumerate(zip(words, speakers))
+        ]
+        return {"alternatives": [{"transcript": " ".join(words), "words": entries}]}
+
+    value = {"results": {"channels": [channel(["so", "how", "it"], [0, 0, 1]), channel(["was", "long"], [0, 0])]}}
+    transcript = make_format("deepgram").read(json.dumps(value), "call.json")
+    assert transcript.turns == [0, 0, 1, 2, 2]
+    assert transcript.groups == [0, 0, 0, 1, 1]
+
+
+def test_a_result_punctuated_before_is_read_as_written_and_one_without_words_from_its_transcript():
+    value = {
+        "results": {
+            "channels": [
+                {
+                    "alternatives": [
+                        {
+                            "transcript": "So, how",
+                            "words": [
+                                {"word": "so", "punctuated_word": "So,", "start": 0.0, "end": 0.2},
+                                {"word": "how", "punctuated_word": "how", "start": 0.2, "end": 0.4},
+                            ],
+                        }
+                    ]
+                }
+            ]
+        }
+    }
+    assert [w.text for w in make_format("deepgram").read(json.dumps(value), "t").words] == ["So,", "how"]
+    bare = {"results": {"channels": [{"alternatives": [{"transcript": "so how was the trip", "words": []}]}]}}
+    transcript, out = _written(json.dumps(bare))
+    assert [w.text for w in transcript.words] == ["so", "how", "was", "the", "trip"]
+    assert out["results"]["channels"][0]["alternatives"][0] == {"transcript": "So how was the trip?", "words": []}
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('{"results": {"channels": {}}, "alternatives": 1}', "expected Deepgram's result"),
+        ('{"results": {"channels": [{"alternatives": [{"words": []}]}]}}', "channel 1, alternative 1: no 'words'"),
+        (
+            '{"results": {"channels": [{"alternatives": [{"transcript": "so", "words": [{"word": "so", "start": "x"}]}]}]}}',
+            "channel 1, word 1: start and end must be numbers",
+        ),
+    ],
+)
+def test_what_cannot_be_read_is_named(text, message):
+    with pytest.raises(RecordError, match=message):
+        make_format("deepgram").read(text, "bad.json")
