@@ -13,7 +13,7 @@ from ..formats.output_formats import OutputWriter, make_writer
 from ..formats.recognisers import read_recognised, with_line_ends_of
 from ..formats.timed import RecordError
 from ..inference.text_jobs import punctuated_output
-from ..inference.transcripts import punctuate_transcript
+from ..inference.transcripts import punctuate_transcript, text_speakers
 from ..pipelines.loading import PipelineError, load_pipeline
 from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
@@ -262,7 +262,11 @@ def punctuate_recognised(
         if writer is None:
             written = kind.write(transcript, words)
         else:
-            parts = [writer.document(doc, {"text": doc._.source_text}, number=n) for n, doc in enumerate(docs, 1)]
+            speakers = text_speakers(transcript, kind.separate_groups)  # a turn's speaker goes with it
+            parts = [
+                writer.document(doc, {"text": doc._.source_text, **({"speaker": name} if name else {})}, number=n)
+                for n, (doc, name) in enumerate(zip(docs, speakers), 1)
+            ]
             written = writer.header() + "".join(parts) + writer.footer()
         written = with_line_ends_of(text, written)
         with output_file(output) as target:

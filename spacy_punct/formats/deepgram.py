@@ -10,6 +10,7 @@ from .recognisers import (
     TranscriptFormat,
     json_indent,
     json_value,
+    speaker_name,
     speaker_turns,
     timed_entry,
     transcript_formats,
@@ -54,6 +55,7 @@ class DeepgramFormat(TranscriptFormat):
                 transcript.fields.append(dict(entry))
                 transcript.groups.append(number)
                 speakers.append(f"{number}:{entry.get('speaker', '')}")
+                transcript.speakers.append(speaker_name(entry.get("speaker")))
         transcript.words = fill_untimed(transcript.words, [(None, None)] * len(transcript.words))
         if len(set(speakers)) > 1:  # channels, or speakers within one: each turn a text of its own
             transcript.turns = speaker_turns(speakers)

@@ -12,6 +12,7 @@ from .recognisers import (
     TranscriptFormat,
     json_indent,
     json_value,
+    speaker_name,
     speaker_turns,
     transcript_formats,
 )
@@ -76,6 +77,7 @@ class GoogleSpeechFormat(TranscriptFormat):
                 # the speakers are named in the summary alone where there is one
                 named = entries[-1][sum(map(len, read[:number])) + position - 1] if summary else entry
                 labels.append(f"{channel}:{_field(named, _SPEAKERS) or ''}")
+                transcript.speakers.append(speaker_name(_field(named, _SPEAKERS) or None))
         transcript.words = fill_untimed(transcript.words, bounds)
         if len(set(labels)) > 1:
             transcript.turns = speaker_turns(labels)

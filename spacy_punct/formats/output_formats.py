@@ -7,6 +7,7 @@ A writer turns punctuated docs (`punctuate`) or committed words of a stream
 between them (caption cues numbered across documents, an open line)."""
 
 import json
+from dataclasses import replace
 from typing import Any, Iterable, List, Mapping
 
 import catalogue
@@ -102,10 +103,11 @@ class CaptionWriter(OutputWriter):
         self.cues = CueBuilder(max_chars, max_seconds)
 
     def document(self, doc: Doc, record: Mapping[str, Any], *, number: int = 0, last: bool = True) -> str:
+        voice = str(record.get("speaker") or "")  # WebVTT names a record's speaker in its cues
         found = [
             cue
             for word in doc_caption_words(doc, f"record {number}" if number else "document")
-            for cue in self.cues.add(word)
+            for cue in self.cues.add(replace(word, voice=voice))
         ]
         return self._text(found + self.cues.flush())
 

@@ -31,8 +31,10 @@ class Transcript:
     groups: List[int] = field(default_factory=list)
     source: Any = None
     # per word, its speaker's turn, where the file names speakers (WebVTT's
-    # `<v Bob>`, WhisperX's `speaker`): each turn is punctuated as a text of its own
+    # `<v Bob>`, WhisperX's `speaker`) or has channels: each turn is punctuated as a text of its own
     turns: List[int] = field(default_factory=list)
+    # per word, its speaker's name ("" where none is named), for captions written from the file
+    speakers: List[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,15 @@ def speaker_turns(speakers: Sequence[Optional[str]]) -> List[int]:
         current = speaker if speaker is not None else current
         turns.append(turn)
     return turns
+
+
+def speaker_name(value: Any) -> str:
+    """A speaker as captions name it: a number (Deepgram's and Google's) as
+    "Speaker 1", a name (WhisperX's "SPEAKER_00", WebVTT's) as it is."""
+    if value is None or isinstance(value, bool):
+        return ""
+    text = str(value).strip()
+    return f"Speaker {text}" if text.isdigit() else text
 
 
 def with_line_ends_of(read: str, written: str) -> str:

@@ -46,6 +46,7 @@ class CaptionFormat(TranscriptFormat):
                 last_line = _plain_words(lines[-1])
         if voice is not None:
             transcript.turns = speaker_turns([word_fields["voice"] or None for word_fields in transcript.fields])
+            transcript.speakers = [word_fields["voice"] for word_fields in transcript.fields]
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:

@@ -9,6 +9,7 @@ from .recognisers import (
     TranscriptFormat,
     json_value,
     sentence_indices,
+    speaker_name,
     speaker_turns,
     timed_entry,
     transcript_formats,
@@ -69,6 +70,7 @@ class WhisperFormat(TranscriptFormat):
         speakers = [_speaker(entry, segments[group]) for entry, group in zip(transcript.fields, transcript.groups)]
         if any(speaker is not None for speaker in speakers):  # WhisperX with diarization
             transcript.turns = speaker_turns(speakers)
+            transcript.speakers = [speaker_name(speaker) for speaker in speakers]
         if not any(isinstance(segment.get("words"), list) for segment in segments):
             value["_no_words"] = True
         return transcript

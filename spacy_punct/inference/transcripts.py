@@ -29,13 +29,7 @@ def punctuate_transcript(
     group with `separate`, else one; and each word as punctuated.
     `progress`: called with the number of words done so far, as a long
     text's pieces are done."""
-    texts = transcript.turns or (transcript.groups if separate else [0] * len(transcript.words))
-    spans: List[Tuple[int, int]] = []
-    for k, text in enumerate(texts):
-        if spans and text == texts[spans[-1][0]]:
-            spans[-1] = (spans[-1][0], k + 1)
-        else:
-            spans.append((k, k + 1))
+    spans = text_spans(transcript, separate)
     timed = _reads_timings(nlp)
     items = ((_words_input(nlp, transcript.words[start:end], timed), (start, end)) for start, end in spans)
     widths = numpy.array([len(word.text) + 1 for word in transcript.words])  # a word and the space after it
@@ -55,6 +49,25 @@ def punctuate_transcript(
         docs.append(doc)
         words.extend(output_words(doc, [word.text for word in transcript.words[start:end]]))
     return docs, _tag_groups_apart(transcript, words)
+
+
+def text_spans(transcript: Transcript, separate: bool = False) -> List[Tuple[int, int]]:
+    """The (start, end) word indices of each text `punctuate_transcript`
+    punctuates: a speaker's turn, else with `separate` a group, else all."""
+    texts = transcript.turns or (transcript.groups if separate else [0] * len(transcript.words))
+    spans: List[Tuple[int, int]] = []
+    for k, text in enumerate(texts):
+        if spans and text == texts[spans[-1][0]]:
+            spans[-1] = (spans[-1][0], k + 1)
+        else:
+            spans.append((k, k + 1))
+    return spans
+
+
+def text_speakers(transcript: Transcript, separate: bool = False) -> List[str]:
+    """The speaker of each text of `text_spans` ("" where none is named)."""
+    names = transcript.speakers or [""] * len(transcript.words)
+    return [names[start] for start, _ in text_spans(transcript, separate)]
 
 
 def _tag_groups_apart(transcript: Transcript, words: List[OutputWord]) -> List[OutputWord]:

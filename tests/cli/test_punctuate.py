@@ -426,6 +426,23 @@ def test_a_recognisers_timed_words_make_captions_and_timed_records(model, output
         assert tokens[0]["start_time"] == 0.0 and all("start_time" in t for t in tokens if t["source"] is not None)
 
 
+def test_captions_and_records_from_a_diarized_file_name_each_turns_speaker(model, tmp_path):
+    words = [
+        {"word": w, "start": k * 0.3, "end": k * 0.3 + 0.2, "speaker": "SPEAKER_00" if k < 5 else "SPEAKER_01"}
+        for k, w in enumerate("so how was the trip it was long".split())
+    ]
+    path = tmp_path / "talk.json"
+    path.write_text(json.dumps({"segments": [{"start": 0.0, "end": 2.3, "words": words}]}), encoding="utf8")
+    vtt = runner.invoke(app, ["punctuate", model, str(path), "--format", "vtt"])
+    assert vtt.exit_code == 0, vtt.output
+    voices = [line.split(">")[0] for line in vtt.output.splitlines() if line.startswith("<v ")]
+    assert voices[0] == "<v SPEAKER_00" and voices[-1] == "<v SPEAKER_01"
+    records = runner.invoke(app, ["punctuate", model, str(path), "--format", "jsonl"]).output.splitlines()
+    assert [json.loads(line)["speaker"] for line in records] == ["SPEAKER_00", "SPEAKER_01"]
+    srt = runner.invoke(app, ["punctuate", model, str(path), "--format", "srt"]).output
+    assert "SPEAKER" not in srt  # SubRip has no speakers
+
+
 def test_a_recognisers_file_with_crlf_line_ends_is_written_back_with_them(model, tmp_path):
     srt = tmp_path / "talk.srt"
     srt.write_bytes((RECOGNISERS / "sample.srt").read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
