@@ -1,6 +1,7 @@
 """A three-hour recording as users send it: `WORDS` words of a test set's
-bare words as one openai-whisper result (segments of 12 timed words) and as
-an SRT file of cues of 10 words, each punctuated by `spacy-punct punctuate`
+bare words as one openai-whisper result (segments of 12 timed words), as an
+SRT file of cues of 10 words, as a Deepgram result (one channel's timed
+words) and as a Google Speech-to-Text response (results of 12 timed words), each punctuated by `spacy-punct punctuate`
 in a process of its own: wall time and peak memory, and whether the output's
 words and marks equal those of the same words punctuated as one line of text.
 
@@ -49,6 +50,25 @@ def srt(words: List[str]) -> str:
     return "\n".join(cues)
 
 
+def timed(words: List[str]) -> List[Dict[str, object]]:
+    return [{"word": w, "start": round(0.3 * k, 2), "end": round(0.3 * k + 0.25, 2)} for k, w in enumerate(words)]
+
+
+def deepgram(words: List[str]) -> str:
+    entries = [dict(entry, confidence=0.9) for entry in timed(words)]
+    best = {"transcript": " ".join(words), "confidence": 0.9, "words": entries}
+    return json.dumps({"metadata": {"channels": 1}, "results": {"channels": [{"alternatives": [best]}]}})
+
+
+def google(words: List[str]) -> str:
+    entries = [{"startTime": f"{e['start']}s", "endTime": f"{e['end']}s", "word": e["word"]} for e in timed(words)]
+    results = [{"alternatives": [{"transcript": ("" if start == 0 else " ") + " ".join(words[start : start + 12]),
+                                  "confidence": 0.9, "words": entries[start : start + 12]}],
+                "resultEndTime": entries[min(start + 12, len(words)) - 1]["endTime"], "languageCode": "en-us"}
+               for start in range(0, len(words), 12)]  # fmt: skip
+    return json.dumps({"results": results})
+
+
 _MEASURED = (
     "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, stderr=subprocess.DEVNULL); "
     "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
@@ -81,10 +101,14 @@ def main() -> None:
             "text": Path(folder, "line.txt"),
             "whisper": Path(folder, "talk.json"),
             "srt": Path(folder, "talk.srt"),
+            "deepgram": Path(folder, "deepgram.json"),
+            "google": Path(folder, "google.json"),
         }
         files["text"].write_text(" ".join(words) + "\n", encoding="utf8")
         files["whisper"].write_text(whisper(words), encoding="utf8")
         files["srt"].write_text(srt(words), encoding="utf8")
+        files["deepgram"].write_text(deepgram(words), encoding="utf8")
+        files["google"].write_text(google(words), encoding="utf8")
         outputs = {}
         for name, path in files.items():
             out = Path(folder, "out-" + path.name)
@@ -106,6 +130,10 @@ def main() -> None:
     caption_text = " ".join(
         line for line in outputs["srt"].splitlines() if line and "-->" not in line and not line.isdigit()
     )
+    deepgram_text = json.loads(outputs["deepgram"])["results"]["channels"][0]["alternatives"][0]["transcript"]
+    google_text = "".join(r["alternatives"][0]["transcript"] for r in json.loads(outputs["google"])["results"])
+    results["deepgram"]["equals_text"] = marked_words(deepgram_text) == reference
+    results["google"]["equals_text"] = marked_words(google_text) == reference
     results["whisper"]["equals_text"] = marked_words(whisper_text) == reference
     results["srt"]["equals_text"] = marked_words(caption_text) == reference
     results["srt"]["cues_in"] = len(range(0, len(words), 10))

@@ -187,11 +187,35 @@ def parse_json_line(line: str, where: str) -> Any:
         raise RecordError(f"{where}: not JSON ({e.msg}).") from None
 
 
+# Deepgram's live messages that carry no words of a final result
+_DEEPGRAM_EVENTS = ("Results", "Metadata", "UtteranceEnd", "SpeechStarted")
+
+
+def _deepgram_live_words(value: Mapping[str, Any], where: str) -> List[Any]:
+    """The words of one of Deepgram's live messages: a final result's first
+    alternative (interim results give none: the final one repeats their
+    words; nor do its other events)."""
+    if value.get("type", "Results") != "Results" or not value.get("is_final", False):
+        return []
+    channel = value.get("channel")
+    alternatives = channel.get("alternatives") if isinstance(channel, Mapping) else None
+    if not isinstance(alternatives, list):
+        raise RecordError(f"{where}: Deepgram's result has no 'channel' with 'alternatives'.")
+    if not alternatives or not isinstance(alternatives[0], Mapping):
+        return []
+    words = alternatives[0].get("words")
+    if isinstance(words, list) and words:
+        return words
+    transcript = alternatives[0].get("transcript")
+    return transcript.split() if isinstance(transcript, str) else []
+
+
 def line_words(line: str, where: str) -> List[Any]:
     """The words on one line of a word stream: plain words separated by
     whitespace (a line led by a tag such as `[Music]` among them), or JSON: a word object, a list of words, or a record with a
-    word list (see `record_word_list`; Vosk's results, Whisper's segments).
-    Vosk's partial results give no words: its final result repeats them."""
+    word list (see `record_word_list`; Vosk's results, Whisper's segments),
+    or one of Deepgram's live messages. Vosk's partial results and
+    Deepgram's interim ones give no words: the final result repeats them."""
     stripped = line.strip()
     if not stripped.startswith(("{", "[")) or _TAG_LED.match(stripped):
         return stripped.split()
@@ -203,6 +227,8 @@ def line_words(line: str, where: str) -> List[Any]:
     words = record_word_list(value, where)
     if words is not None:
         return words
+    if "channel" in value or value.get("type") in _DEEPGRAM_EVENTS:
+        return _deepgram_live_words(value, where)
     if "word" in value or "text" in value and ("start" in value or "end" in value):
         return [value]
     if isinstance(value.get("text"), str):  # a recogniser's result without word timings

@@ -1,3 +1,5 @@
+import json
+
 import pytest
 import spacy
 
@@ -61,6 +63,14 @@ def test_line_words():
     # whisper.cpp's stream writes tags as plain words: a line they lead is no JSON
     assert line_words("[BLANK_AUDIO]", "line 1") == ["[BLANK_AUDIO]"]
     assert line_words("[Music] so {noise} how", "line 1") == ["[Music]", "so", "{noise}", "how"]
+    # Deepgram's live messages: a final result's words; interim results and other events none
+    said = [{"word": "so", "start": 0.1, "end": 0.3, "confidence": 0.9}]
+    final = {"type": "Results", "is_final": True, "channel": {"alternatives": [{"transcript": "so", "words": said}]}}
+    assert line_words(json.dumps(final), "line 1") == said
+    assert line_words(json.dumps({**final, "is_final": False}), "line 1") == []
+    assert line_words('{"type": "UtteranceEnd", "last_word_end": 2.1}', "line 1") == []
+    bare = {"type": "Results", "is_final": True, "channel": {"alternatives": [{"transcript": "so how", "words": []}]}}
+    assert line_words(json.dumps(bare), "line 1") == ["so", "how"]
     with pytest.raises(RecordError, match="line 3: not JSON"):
         line_words('{"word": ', "line 3")
     with pytest.raises(RecordError, match="line 2: no words found"):
