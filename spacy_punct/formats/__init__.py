@@ -11,3 +11,4 @@ from . import vosk  # noqa: F401
 from . import ctm  # noqa: F401
 from . import nemo  # noqa: F401
 from . import srt_vtt  # noqa: F401
+from . import segment_tables  # noqa: F401

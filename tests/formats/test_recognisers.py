@@ -30,6 +30,8 @@ def _read(name, kind=None):
         ("whisper_cpp.json", "whisper-cpp"),
         ("deepgram.json", "deepgram"),
         ("google.json", "google"),
+        ("whisper.tsv", "tsv"),
+        ("whisper_cpp.csv", "csv"),
         ("vosk.json", "vosk"),
         ("vosk_results.jsonl", "vosk"),
         ("sample.ctm", "ctm"),
