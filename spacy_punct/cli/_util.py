@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from ..decode import DecisionSettings, check_settings
 from ..formats import textio
-from ..formats.recognisers import detect_format
+from ..formats.recognisers import file_transcript_format
 from ..languages import language_entry
 from ..layers import transformer
 from ..pipelines.loading import PipelineError, find_punctuator, load_for_long_run
@@ -354,16 +354,4 @@ def transcript_format(input: Optional[Path], encoding: Optional[str]) -> Optiona
     name (None: text or records, or standard input)."""
     if input is None or is_standard_stream(input) or not input.is_file():
         return None
-    try:
-        reader = textio.open_text(input, encoding)
-    except textio.InputError:
-        return None  # the usual path names the problem
-    try:
-        head: List[str] = []
-        for line in reader:
-            head.append(line)
-            if sum(len(part) for part in head) > 1_000_000:  # a Whisper result's "text" may come first
-                break
-    finally:
-        reader.close()
-    return detect_format(input, "\n".join(head))
+    return file_transcript_format(input, encoding)

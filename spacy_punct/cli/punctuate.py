@@ -1,7 +1,8 @@
 """`spacy-punct punctuate`: punctuate text, records or timed words: files, standard input, Ray."""
 
+import sys
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any, Dict, List, Optional
 
 import typer
 from spacy.language import Language
@@ -10,10 +11,11 @@ from ..decode import DecisionSettings
 from ..formats import textio
 from ..formats.input_formats import check_engine
 from ..formats.output_formats import OutputWriter, make_writer
-from ..formats.recognisers import read_recognised, with_line_ends_of
+from ..formats.recognisers import make_format, read_recognised
 from ..formats.timed import RecordError
+from ..inference.folders import punctuate_folder
 from ..inference.text_jobs import punctuated_output
-from ..inference.transcripts import punctuate_transcript, text_speakers
+from ..inference.transcripts import written_transcript
 from ..pipelines.loading import PipelineError, load_pipeline
 from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
@@ -45,7 +47,10 @@ from ._util import (
 @app.command(short_help="Punctuate text, records or timed words.")
 def punctuate(
     model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
-    input: Optional[Path] = typer.Argument(None, help="Text file, plain or gzip (default or -: standard input)."),
+    input: Optional[Path] = typer.Argument(
+        None,
+        help="Text file, plain or gzip (default or -: standard input), a recogniser's file, or a folder of them: each file into the same name under the new folder -o.",
+    ),
     output: Optional[Path] = typer.Option(
         None, "--output", "-o", help="Output file (default or -: stdout), written beside and renamed once whole."
     ),
@@ -105,6 +110,17 @@ def punctuate(
     written as it goes, so memory stays bounded on inputs of any size; lines
     up to textio.MAX_LINE_CHARS (20 million characters) are punctuated in
     pieces; a longer one stops the input, after the lines before it."""
+    if engine == "local" and input is not None and input.is_dir():
+        if whole or input_format is not None:
+            fail("a folder's files are read each as its name and content say: leave out --whole and --input-format.")
+        folder = _check_folder_output(input, output, from_format, format)
+        set_threads_or_fail(threads)
+        nlp = load_or_fail(model)
+        settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold)
+        apply_transformer_settings(nlp, window, stride, cpu_precision)
+        options = dict(encoding=encoding, batch_size=batch_size, max_chars=max_chars, max_seconds=max_seconds)
+        _punctuate_folder(nlp, input, folder, settings, from_format, format, progress, options)
+        return
     if engine != "ray":  # Ray reads a folder of record files too
         check_input(input)
     transcript = from_format or (
@@ -205,6 +221,61 @@ def punctuate(
         fail(f"{reader.error}. The output of the lines before it is written.")
 
 
+def _punctuate_folder(
+    nlp: Language,
+    input: Path,
+    output: Path,
+    settings: DecisionSettings,
+    from_format: Optional[str],
+    format: Optional[str],
+    progress: Optional[bool],
+    options: Dict[str, Any],
+) -> None:
+    """`punctuate MODEL FOLDER -o FOLDER`: each file into the same name
+    under the output folder; a file that cannot be read is named and left out."""
+    bar = _words_bar(progress, output)
+    done = left_out = words = 0
+    try:
+        for file in punctuate_folder(
+            nlp, input, output, settings=settings, transcript_format=from_format, output_format=format,
+            progress=bar.update, **options,
+        ):  # fmt: skip
+            if file.error is None:
+                done, words = done + 1, words + file.words
+            else:
+                left_out += 1
+                bar.write(f"{file.error} (left out)", file=sys.stderr)
+    except OSError as e:
+        write_failed(output, e)
+    finally:
+        bar.close()
+    summary = f"Punctuated {done} files ({words:,} words) into {output}"
+    typer.echo(summary + (f"; {left_out} left out." if left_out else "."), err=True)
+    if left_out:
+        raise typer.Exit(1)
+
+
+def _check_folder_output(
+    input: Path, output: Optional[Path], from_format: Optional[str], format: Optional[str]
+) -> Path:
+    """The output folder, or, before the pipeline loads, a refusal of one
+    that is not given, holds files or lies inside the input folder, and of
+    unknown formats."""
+    if output is None or is_standard_stream(output):
+        fail(f"the input {input} is a folder: give -o, a new folder for the punctuated files.")
+    if output.exists() and (not output.is_dir() or any(output.iterdir())):
+        fail(f"the output {output} exists and is not an empty folder: choose a new one (nothing was written).")
+    if output.resolve().is_relative_to(input.resolve()):
+        fail(f"the output {output} is inside the input folder {input}: choose one outside it (nothing was written).")
+    try:  # an unknown format fails before any file is read
+        make_writer(format or "text")
+        if from_format is not None:
+            make_format(from_format)
+    except ValueError as e:
+        fail(str(e))
+    return output
+
+
 def _punctuate_on_ray(
     model: str, input: Optional[Path], output: Optional[Path], workers: int, batch_size: int, threads: int
 ) -> None:
@@ -256,19 +327,9 @@ def punctuate_recognised(
         prepare_output(output, input)
     bar = _words_bar(progress, output)
     try:
-        docs, words = punctuate_transcript(
-            nlp, transcript, settings=settings, separate=kind.separate_groups, progress=lambda n: bar.update(n - bar.n)
+        written, _ = written_transcript(
+            nlp, text, kind, transcript, writer=writer, settings=settings, progress=lambda n: bar.update(n - bar.n)
         )
-        if writer is None:
-            written = kind.write(transcript, words)
-        else:
-            speakers = text_speakers(transcript, kind.separate_groups)  # a turn's speaker goes with it
-            parts = [
-                writer.document(doc, {"text": doc._.source_text, **({"speaker": name} if name else {})}, number=n)
-                for n, (doc, name) in enumerate(zip(docs, speakers), 1)
-            ]
-            written = writer.header() + "".join(parts) + writer.footer()
-        written = with_line_ends_of(text, written)
         with output_file(output) as target:
             target.write(written)
     except (RecordError, ValueError) as e:

@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import catalogue
 
+from .textio import InputError, open_text
 from .timed import RecordError, TimedWord
 
 transcript_formats = catalogue.create("spacy_punct", "transcript_formats", entry_points=True)
@@ -81,6 +82,24 @@ def detect_format(path: Path, text: str) -> Optional[str]:
         if kind.sniff(text) and not (name == "whisper" and suffix.endswith((".jsonl", ".jsonl.gz"))):
             return name
     return next((name for name, kind in formats.items() if suffix.endswith(kind.endings)), None)
+
+
+def file_transcript_format(path: Path, encoding: Optional[str] = None) -> Optional[str]:
+    """The recogniser's format of a file, found from its start and name
+    (None: text or records, or a file that cannot be opened as text)."""
+    try:
+        reader = open_text(path, encoding)
+    except InputError:
+        return None  # reading it as text names the problem
+    try:
+        head: List[str] = []
+        for line in reader:
+            head.append(line)
+            if sum(len(part) for part in head) > 1_000_000:  # a Whisper result's "text" may come first
+                break
+    finally:
+        reader.close()
+    return detect_format(path, "\n".join(head))
 
 
 def make_format(name: str, **options: Any) -> TranscriptFormat:

@@ -10,7 +10,8 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..decode import DecisionSettings
-from ..formats.recognisers import OutputWord, Transcript, read_recognised, with_line_ends_of
+from ..formats.output_formats import OutputWriter
+from ..formats.recognisers import OutputWord, Transcript, TranscriptFormat, read_recognised, with_line_ends_of
 from ..formats.timed import TimedWord, words_doc
 from ..words import is_tag
 from .texts import punctuate_docs
@@ -116,9 +117,37 @@ def punctuate_recognised(
         from ..pipelines.loading import find_punctuator
 
         settings = (settings or find_punctuator(nlp)[1].settings).replace(repair=repair)
-    _, words = punctuate_transcript(nlp, transcript, settings=settings, separate=kind.separate_groups)
-    written = with_line_ends_of(text, kind.write(transcript, words))
+    written, _ = written_transcript(nlp, text, kind, transcript, settings=settings)
     return written if isinstance(data, str) else json.loads(written)
+
+
+def written_transcript(
+    nlp: Language,
+    text: str,
+    kind: TranscriptFormat,
+    transcript: Transcript,
+    *,
+    writer: Optional[OutputWriter] = None,
+    settings: Optional[DecisionSettings] = None,
+    progress: Optional[Callable[[int], None]] = None,
+) -> Tuple[str, int]:
+    """A recogniser's file (its `text`, read by `kind` as `transcript`)
+    punctuated and written in its own format, or by `writer` (text, JSONL
+    records, captions; each speaker's turn with its speaker), with the line
+    ends the file has; and the number of its words."""
+    docs, words = punctuate_transcript(
+        nlp, transcript, settings=settings, separate=kind.separate_groups, progress=progress
+    )
+    if writer is None:
+        written = kind.write(transcript, words)
+    else:
+        speakers = text_speakers(transcript, kind.separate_groups)  # a turn's speaker goes with it
+        parts = [
+            writer.document(doc, {"text": doc._.source_text, **({"speaker": name} if name else {})}, number=n)
+            for n, (doc, name) in enumerate(zip(docs, speakers), 1)
+        ]
+        written = writer.header() + "".join(parts) + writer.footer()
+    return with_line_ends_of(text, written), len(words)
 
 
 def _json_format(value: Any) -> Optional[str]:

@@ -466,3 +466,22 @@ def test_a_json_document_over_lines_is_read_as_its_texts_and_records(model, tmp_
     path.write_text('{"text": "so how"\n{"text": "it was"}\n', encoding="utf8")  # a broken record: its line named
     broken = runner.invoke(app, ["punctuate", model, str(path)])
     assert broken.exit_code == 1 and "texts.json: line 1: not JSON" in broken.output
+
+
+def test_a_folder_is_punctuated_file_by_file_into_a_new_one(model, tmp_path):
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / "talk.srt").write_text((RECOGNISERS / "sample.srt").read_text(encoding="utf8"), encoding="utf8")
+    (source / "notes.txt").write_text("so how was the trip\n", encoding="utf8")
+    (source / "bad.json").write_text('{"segments": 3}', encoding="utf8")
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["punctuate", model, str(source), "-o", str(out)])
+    assert result.exit_code == 1 and "bad.json" in result.output and "(left out)" in result.output
+    assert "Punctuated 2 files" in result.output and "1 left out" in result.output
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt", "talk.srt"]
+    again = runner.invoke(app, ["punctuate", model, str(source), "-o", str(out)])
+    assert again.exit_code == 1 and "is not an empty folder" in again.output  # nothing overwritten
+    inside = runner.invoke(app, ["punctuate", model, str(source), "-o", str(source / "out")])
+    assert inside.exit_code == 1 and "inside the input folder" in inside.output
+    unknown = runner.invoke(app, ["punctuate", model, str(source), "-o", str(tmp_path / "o2"), "--format", "docx"])
+    assert unknown.exit_code == 1 and "unknown --format" in unknown.output and not (tmp_path / "o2").exists()

@@ -1,0 +1,54 @@
+"""A folder punctuated into another, file by file: each in its own format, a bad file left out."""
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+from spacy_punct import punctuate, punctuate_recognised
+from spacy_punct.inference.folders import folder_files, punctuate_folder
+
+RECOGNISERS = Path(__file__).parents[1] / "data" / "recognisers"
+
+
+def _bare(text):
+    return re.sub(r"[^\w\s]", "", text).lower().split()
+
+
+def test_each_file_is_written_under_its_name_as_a_single_file_would_be(trained, tmp_path):
+    source = tmp_path / "in"
+    (source / "calls").mkdir(parents=True)
+    shutil.copy(RECOGNISERS / "whisper.json", source / "calls" / "talk.json")
+    shutil.copy(RECOGNISERS / "sample.srt", source / "talk.srt")
+    (source / "notes.txt").write_text("so how was the trip\nit was long\n", encoding="utf8")
+    (source / "records.jsonl").write_text('{"id": 3, "text": "where did you stay"}\n', encoding="utf8")
+    (source / ".hidden").write_text("not read", encoding="utf8")
+    (source / "broken.json").write_text('{"segments": [{"text": " so"}]}', encoding="utf8")
+    told = []
+    done = list(punctuate_folder(trained, source, tmp_path / "out", progress=told.append))
+    assert [file.path for file in done] == folder_files(source) == [
+        Path("broken.json"), Path("calls/talk.json"), Path("notes.txt"), Path("records.jsonl"), Path("talk.srt")
+    ]  # fmt: skip
+    assert done[0].error.startswith(str(source / "broken.json")) and not (tmp_path / "out" / "broken.json").exists()
+    assert all(file.error is None for file in done[1:]) and sum(told) == sum(file.words for file in done) > 0
+    out = tmp_path / "out"
+    whisper = (RECOGNISERS / "whisper.json").read_text(encoding="utf8")
+    assert (out / "calls" / "talk.json").read_text(encoding="utf8") == punctuate_recognised(trained, whisper)
+    notes = (out / "notes.txt").read_text(encoding="utf8")
+    assert notes.splitlines() == [doc.text for doc in punctuate(trained, ["so how was the trip", "it was long"])]
+    record = json.loads((out / "records.jsonl").read_text(encoding="utf8"))
+    assert record["id"] == 3 and _bare(record["punctuated"]) == _bare("where did you stay")
+    assert (out / "talk.srt").read_text(encoding="utf8").startswith("1\n00:00:00,000 --> ")
+    assert not list(out.glob("**/.*"))  # no partial file left
+
+
+def test_an_output_format_writes_every_file_so(trained, tmp_path):
+    source = tmp_path / "in"
+    source.mkdir()
+    shutil.copy(RECOGNISERS / "whisperx.json", source / "a.json")
+    shutil.copy(RECOGNISERS / "vosk.json", source / "b.json")
+    done = list(punctuate_folder(trained, source, tmp_path / "out", output_format="vtt"))
+    assert [file.error for file in done] == [None, None]
+    assert all(
+        (tmp_path / "out" / name).read_text(encoding="utf8").startswith("WEBVTT") for name in ("a.json", "b.json")
+    )
