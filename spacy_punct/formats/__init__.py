@@ -12,3 +12,4 @@ from . import ctm  # noqa: F401
 from . import nemo  # noqa: F401
 from . import srt_vtt  # noqa: F401
 from . import segment_tables  # noqa: F401
+from . import timestamped  # noqa: F401

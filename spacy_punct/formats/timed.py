@@ -174,6 +174,29 @@ def _make_doc(nlp: Language, texts: Sequence[str]) -> Doc:
     return Doc.from_docs(parts, ensure_whitespace=True)
 
 
+# whisper.cpp's and openai-whisper's printed segment: [00:00:00.000 --> 00:00:02.000]  text
+_TIMESTAMPED = re.compile(r"^\s*\[((?:\d+:)?\d\d:\d\d\.\d\d\d)\s+-->\s+((?:\d+:)?\d\d:\d\d\.\d\d\d)\](.*)$")
+
+
+def timestamped_line(line: str) -> Optional[Tuple[float, float, str]]:
+    """(start, end, text) of a segment as whisper.cpp and openai-whisper
+    print it, `[00:00:00.000 --> 00:00:02.000]  text` (hours left out or
+    not); None for any other line."""
+    match = _TIMESTAMPED.match(line)
+    if not match:
+        return None
+    start, end = (_clock_seconds(match.group(k)) for k in (1, 2))
+    return start, max(start, end), match.group(3).strip()
+
+
+def _clock_seconds(clock: str) -> float:
+    """Seconds of [HH:]MM:SS.mmm."""
+    seconds = 0.0
+    for part in clock.split(":"):
+        seconds = seconds * 60 + float(part)
+    return seconds
+
+
 # a line of plain words led by a tag ([Music], [BLANK_AUDIO], {noise}): never JSON
 _TAG_LED = re.compile(r"^[\[{][^\W\d_]")
 
@@ -212,11 +235,16 @@ def _deepgram_live_words(value: Mapping[str, Any], where: str) -> List[Any]:
 
 def line_words(line: str, where: str) -> List[Any]:
     """The words on one line of a word stream: plain words separated by
-    whitespace (a line led by a tag such as `[Music]` among them), or JSON: a word object, a list of words, or a record with a
+    whitespace (a line led by a tag such as `[Music]` among them), a segment
+    as whisper.cpp prints it (`timestamped_line`), or JSON: a word object, a list of words, or a record with a
     word list (see `record_word_list`; Vosk's results, Whisper's segments),
     or one of Deepgram's live messages. Vosk's partial results and
     Deepgram's interim ones give no words: the final result repeats them."""
     stripped = line.strip()
+    printed = timestamped_line(stripped)
+    if printed is not None:  # whisper.cpp's console: the words share the segment's time
+        start, end, said = printed
+        return [{"word": w.text, "start": w.start, "end": w.end} for w in spread_words(said.split(), start, end)]
     if not stripped.startswith(("{", "[")) or _TAG_LED.match(stripped):
         return stripped.split()
     value = parse_json_line(stripped, where)

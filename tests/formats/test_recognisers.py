@@ -32,6 +32,7 @@ def _read(name, kind=None):
         ("google.json", "google"),
         ("whisper.tsv", "tsv"),
         ("whisper_cpp.csv", "csv"),
+        ("whisper_cpp_console.txt", "timestamped"),
         ("vosk.json", "vosk"),
         ("vosk_results.jsonl", "vosk"),
         ("sample.ctm", "ctm"),

@@ -63,6 +63,9 @@ def test_line_words():
     # whisper.cpp's stream writes tags as plain words: a line they lead is no JSON
     assert line_words("[BLANK_AUDIO]", "line 1") == ["[BLANK_AUDIO]"]
     assert line_words("[Music] so {noise} how", "line 1") == ["[Music]", "so", "{noise}", "how"]
+    # whisper.cpp's printed segments: the words share its time
+    printed = line_words("[00:00:01.000 --> 00:00:02.000]   so how", "line 1")
+    assert printed == [{"word": "so", "start": 1.0, "end": 1.4}, {"word": "how", "start": 1.4, "end": 2.0}]
     # Deepgram's live messages: a final result's words; interim results and other events none
     said = [{"word": "so", "start": 0.1, "end": 0.3, "confidence": 0.9}]
     final = {"type": "Results", "is_final": True, "channel": {"alternatives": [{"transcript": "so", "words": said}]}}
