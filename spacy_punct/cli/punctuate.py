@@ -11,7 +11,7 @@ from ..decode import DecisionSettings
 from ..formats import textio
 from ..formats.input_formats import check_engine
 from ..formats.output_formats import OutputWriter, make_writer
-from ..formats.recognisers import make_format, read_recognised
+from ..formats.recognisers import make_format, own_marks, read_recognised
 from ..formats.timed import RecordError
 from ..inference.folders import punctuate_folder
 from ..inference.text_jobs import punctuated_output
@@ -137,7 +137,7 @@ def punctuate(
         nlp = load_or_fail(model)
         settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold)
         apply_transformer_settings(nlp, window, stride, cpu_precision)
-        punctuate_recognised(
+        _punctuate_recognised_file(
             nlp,
             input,
             output,
@@ -148,6 +148,7 @@ def punctuate(
             encoding,
             max_chars,
             max_seconds,
+            hint=keep_existing is None and repair is None and add_marks is None,
         )
         return
     if input_format is not None and input_format not in ("text", "jsonl"):
@@ -299,7 +300,11 @@ def _punctuate_on_ray(
     typer.echo(f"Wrote {count} records to {output}")
 
 
-def punctuate_recognised(
+# a recogniser's file with this many marks of its own is told of --repair
+OWN_MARKS_HINT = 3
+
+
+def _punctuate_recognised_file(
     nlp: Language,
     input: Optional[Path],
     output: Optional[Path],
@@ -310,9 +315,11 @@ def punctuate_recognised(
     encoding: Optional[str],
     max_chars: int,
     max_seconds: float,
+    hint: bool,
 ) -> None:
     """A recogniser's file punctuated as one text and written in its own
-    format (or in `writer`'s, given)."""
+    format (or in `writer`'s, given). `hint`: the user chose nothing about
+    the file's own marks, so a file that has some is told how to keep them."""
     try:
         where = "standard input" if input is None or is_standard_stream(input) else str(input)
         reader = open_input(input, encoding)
@@ -323,6 +330,13 @@ def punctuate_recognised(
         kind, transcript = read_recognised(text, name, name=where, max_chars=max_chars, max_seconds=max_seconds)
     except (textio.InputError, RecordError, ValueError) as e:
         fail(str(e))
+    marks = own_marks(transcript.words)
+    if hint and marks >= OWN_MARKS_HINT and not (settings.repair or settings.keep_existing):
+        typer.secho(
+            f"{where} has {marks} marks of its own, which are replaced: --repair keeps them and every capital, "
+            "and fills marks and case only where they are missing (--no-repair hides this note).",
+            err=True,
+        )
     if not is_standard_stream(output):
         prepare_output(output, input)
     bar = _words_bar(progress, output)

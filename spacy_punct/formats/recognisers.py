@@ -187,6 +187,14 @@ def word_entry(transcript: Transcript, k: int, text: str, leading: str = "") -> 
     return entry
 
 
+def own_marks(words: Sequence[TimedWord]) -> int:
+    """How many of a recogniser's words carry a mark of their own (`so,`, `trip?`)."""
+    return sum(1 for word in words if word.text[-1] in _MARKS and len(word.text) > 1)
+
+
+_MARKS = frozenset(".,?!;:。？！，।")
+
+
 def sentence_indices(words: Sequence[OutputWord]) -> List[List[int]]:
     """The word indices of each sentence."""
     sentences: List[List[int]] = [[]]

@@ -485,3 +485,15 @@ def test_a_folder_is_punctuated_file_by_file_into_a_new_one(model, tmp_path):
     assert inside.exit_code == 1 and "inside the input folder" in inside.output
     unknown = runner.invoke(app, ["punctuate", model, str(source), "-o", str(tmp_path / "o2"), "--format", "docx"])
     assert unknown.exit_code == 1 and "unknown --format" in unknown.output and not (tmp_path / "o2").exists()
+
+
+def test_a_recognisers_file_with_marks_of_its_own_is_told_of_repair(model, tmp_path):
+    path = tmp_path / "half.json"
+    text = " So, how was it? It was long. we saw the coast and then we drove home"
+    path.write_text(json.dumps({"segments": [{"start": 0.0, "end": 5.0, "text": text}]}), encoding="utf8")
+    told = runner.invoke(app, ["punctuate", model, str(path)])
+    assert told.exit_code == 0 and "has 3 marks of its own, which are replaced: --repair keeps them" in told.output
+    for option in ("--repair", "--no-repair", "--keep-existing"):
+        assert "marks of its own" not in runner.invoke(app, ["punctuate", model, str(path), option]).output
+    bare = runner.invoke(app, ["punctuate", model, str(RECOGNISERS / "whisper.json")])
+    assert "marks of its own" not in bare.output
