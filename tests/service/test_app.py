@@ -52,6 +52,8 @@ def test_texts_and_records_come_out_as_the_library_writes_them(client):
     }
     google = {"results": [{"alternatives": [{"transcript": "where did"}], "resultEndTime": "0.5s"}]}
     assert client.post("/punctuate", json=google).json()["results"][0]["alternatives"][0]["transcript"] == "Where did?"
+    srt = "1\n00:00:00,000 --> 00:00:00,500\nwhere did\n"
+    assert client.post("/punctuate", json={"transcript": srt}).json() == punctuate_recognised(nlp, srt)
     wrapped = client.post("/punctuate", json={"transcript": segments, "repair": True}).json()
     assert wrapped == punctuate_recognised(nlp, segments, repair=True)
     kept = client.post("/punctuate", json={"texts": ["so, how was it"], "keep_existing": True}).json()
