@@ -16,6 +16,8 @@ from ..formats.timed import RecordError
 from ..inference.folders import punctuate_folder
 from ..inference.text_jobs import punctuated_output
 from ..inference.transcripts import written_transcript
+from ..languages import language_entry
+from ..pipelines.bundled import default_pipeline
 from ..pipelines.loading import PipelineError, load_pipeline
 from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
@@ -241,6 +243,9 @@ def _punctuate_folder(
             nlp, input, output, settings=settings, transcript_format=from_format, output_format=format,
             progress=bar.update, **options,
         ):  # fmt: skip
+            note = language_note(str(input / file.path), file.language, nlp.lang)
+            if note:
+                bar.write(note, file=sys.stderr)
             if file.error is None:
                 done, words = done + 1, words + file.words
             else:
@@ -300,6 +305,25 @@ def _punctuate_on_ray(
     typer.echo(f"Wrote {count} records to {output}")
 
 
+def language_note(name: str, said: Optional[str], lang: Optional[str]) -> Optional[str]:
+    """What to tell a user whose recogniser's file says it is in another
+    language than the pipeline's (None: it says none, or the same)."""
+    if said is None or lang is None or said == lang:
+        return None
+    which = (
+        f"spacy-punct punctuate {said} {name} reads it with the bundled pipeline"
+        if default_pipeline(said)
+        else f"no bundled pipeline reads {_language(said)}"
+    )
+    return f"note: {name} says it is in {_language(said)}, this pipeline reads {_language(lang)}: {which}."
+
+
+def _language(code: str) -> str:
+    """A language's name, or where the project knows none, its code."""
+    name = language_entry(code).name
+    return name if name != code else repr(code)
+
+
 # a recogniser's file with this many marks of its own is told of --repair
 OWN_MARKS_HINT = 3
 
@@ -330,6 +354,9 @@ def _punctuate_recognised_file(
         kind, transcript = read_recognised(text, name, name=where, max_chars=max_chars, max_seconds=max_seconds)
     except (textio.InputError, RecordError, ValueError) as e:
         fail(str(e))
+    note = language_note(where, transcript.language, nlp.lang)
+    if note:
+        typer.secho(note, err=True)
     marks = own_marks(transcript.words)
     if hint and marks >= OWN_MARKS_HINT and not (settings.repair or settings.keep_existing):
         typer.secho(

@@ -10,6 +10,7 @@ from .recognisers import (
     TranscriptFormat,
     json_indent,
     json_value,
+    language_code,
     speaker_name,
     speaker_turns,
     timed_entry,
@@ -59,6 +60,8 @@ class DeepgramFormat(TranscriptFormat):
         transcript.words = fill_untimed(transcript.words, [(None, None)] * len(transcript.words))
         if len(set(speakers)) > 1:  # channels, or speakers within one: each turn a text of its own
             transcript.turns = speaker_turns(speakers)
+        detected = [channel.get("detected_language") for channel in channels if isinstance(channel, Mapping)]
+        transcript.language = next((code for code in map(language_code, detected) if code), None)
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:

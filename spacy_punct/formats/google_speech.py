@@ -12,6 +12,7 @@ from .recognisers import (
     TranscriptFormat,
     json_indent,
     json_value,
+    language_code,
     speaker_name,
     speaker_turns,
     transcript_formats,
@@ -79,6 +80,8 @@ class GoogleSpeechFormat(TranscriptFormat):
                 labels.append(f"{channel}:{_field(named, _SPEAKERS) or ''}")
                 transcript.speakers.append(speaker_name(_field(named, _SPEAKERS) or None))
         transcript.words = fill_untimed(transcript.words, bounds)
+        codes = (language_code(_field(result, ("languageCode", "language_code"))) for result in results)
+        transcript.language = next((code for code in codes if code), None)
         if len(set(labels)) > 1:
             transcript.turns = speaker_turns(labels)
         return transcript

@@ -8,6 +8,7 @@ Each format is a module of its own (`whisper`, `vosk`, `ctm`, `nemo`,
 has them, every other field kept."""
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -36,6 +37,8 @@ class Transcript:
     turns: List[int] = field(default_factory=list)
     # per word, its speaker's name ("" where none is named), for captions written from the file
     speakers: List[str] = field(default_factory=list)
+    # the language the file says it is in (a code: "hu"), where it says one
+    language: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,15 @@ def speaker_turns(speakers: Sequence[Optional[str]]) -> List[int]:
         current = speaker if speaker is not None else current
         turns.append(turn)
     return turns
+
+
+def language_code(value: Any) -> Optional[str]:
+    """A recogniser's language as a code: "hu-HU" and "hu" as "hu"; None
+    where it names none ("auto", a name, nothing)."""
+    if not isinstance(value, str):
+        return None
+    code = re.split(r"[-_]", value.strip().lower())[0]
+    return code if re.fullmatch(r"[a-z]{2,3}", code) else None
 
 
 def speaker_name(value: Any) -> str:

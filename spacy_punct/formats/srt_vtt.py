@@ -6,7 +6,7 @@ import re
 from typing import Any, Iterator, List, Optional, Sequence, Tuple
 
 from .captions import CaptionWord, CueBuilder, caption_header, format_cue
-from .recognisers import OutputWord, Transcript, TranscriptFormat, speaker_turns, transcript_formats
+from .recognisers import OutputWord, Transcript, TranscriptFormat, language_code, speaker_turns, transcript_formats
 from .timed import RecordError, TimedWord, spread_words
 
 
@@ -44,6 +44,8 @@ class CaptionFormat(TranscriptFormat):
                 transcript.groups.append(number)
             if lines:
                 last_line = _plain_words(lines[-1])
+        said = re.search(r"^Language:\s*(\S+)", kept[0], re.MULTILINE) if kept else None  # YouTube's header
+        transcript.language = language_code(said.group(1)) if said else None
         if voice is not None:
             transcript.turns = speaker_turns([word_fields["voice"] or None for word_fields in transcript.fields])
             transcript.speakers = [word_fields["voice"] for word_fields in transcript.fields]

@@ -8,6 +8,7 @@ from .recognisers import (
     Transcript,
     TranscriptFormat,
     json_value,
+    language_code,
     sentence_indices,
     speaker_name,
     speaker_turns,
@@ -73,6 +74,7 @@ class WhisperFormat(TranscriptFormat):
             transcript.speakers = [speaker_name(speaker) for speaker in speakers]
         if not any(isinstance(segment.get("words"), list) for segment in segments):
             value["_no_words"] = True
+        transcript.language = language_code(value.get("language"))
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:

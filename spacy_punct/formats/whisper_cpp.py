@@ -5,7 +5,15 @@ import re
 from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
 from .captions import timestamp
-from .recognisers import OutputWord, Transcript, TranscriptFormat, json_value, sentence_indices, transcript_formats
+from .recognisers import (
+    OutputWord,
+    Transcript,
+    TranscriptFormat,
+    json_value,
+    language_code,
+    sentence_indices,
+    transcript_formats,
+)
 from .timed import RecordError, TimedWord, spread_words
 
 
@@ -31,7 +39,10 @@ class WhisperCppFormat(TranscriptFormat):
         segments = value.get("transcription") if isinstance(value, Mapping) else None
         if not isinstance(segments, list):
             raise RecordError(f"{name}: expected whisper.cpp's JSON: an object with 'transcription'.")
-        transcript = Transcript([], source=value)
+        result, params = value.get("result"), value.get("params")
+        said = (result if isinstance(result, Mapping) else {}).get("language")
+        asked = (params if isinstance(params, Mapping) else {}).get("language")
+        transcript = Transcript([], source=value, language=language_code(said) or language_code(asked))
         for number, segment in enumerate(segments):
             where = f"{name}, segment {number + 1}"
             start, end = _offsets(segment, where)

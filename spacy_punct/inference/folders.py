@@ -6,7 +6,7 @@ named and left out, its output removed, and the others go on."""
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, List, Optional
+from typing import Callable, Iterator, List, Optional, Tuple
 
 from spacy.language import Language
 
@@ -22,12 +22,14 @@ from .transcripts import written_transcript
 
 @dataclass(frozen=True)
 class FileDone:
-    """A file of the folder: its path within it, its words punctuated, and
-    why it was left out (None: it was written)."""
+    """A file of the folder: its path within it, its words punctuated, why
+    it was left out (None: it was written), and the language a recogniser's
+    file says it is in (a code), where it says one."""
 
     path: Path
     words: int = 0
     error: Optional[str] = None
+    language: Optional[str] = None
 
 
 def folder_files(folder: Path) -> List[Path]:
@@ -65,7 +67,7 @@ def punctuate_folder(
         out.parent.mkdir(parents=True, exist_ok=True)
         partial = out.with_name(f".{out.name}.partial")
         try:
-            words = _punctuate_file(
+            words, language = _punctuate_file(
                 nlp, source / path, partial, settings, transcript_format, output_format, encoding, batch_size,
                 max_chars, max_seconds, progress,
             )  # fmt: skip
@@ -74,7 +76,7 @@ def punctuate_folder(
             yield FileDone(path, 0, str(e))
             continue
         os.replace(partial, out)
-        yield FileDone(path, words)
+        yield FileDone(path, words, language=language)
 
 
 def _punctuate_file(
@@ -89,8 +91,9 @@ def _punctuate_file(
     max_chars: int,
     max_seconds: float,
     progress: Optional[Callable[[int], None]],
-) -> int:
-    """One file punctuated into `out`; its number of words."""
+) -> Tuple[int, Optional[str]]:
+    """One file punctuated into `out`; its number of words, and the language
+    it says it is in."""
     writer = None if output_format is None else make_writer(output_format, max_chars=max_chars, max_seconds=max_seconds)
     kind = transcript_format or file_transcript_format(path, encoding)
     reader = open_text(path, encoding)
@@ -104,7 +107,7 @@ def _punctuate_file(
             out.write_text(written, encoding="utf8", newline="")
             if progress is not None:
                 progress(words)
-            return words
+            return words, transcript.language
         records = check_engine(path, "local") == "jsonl"
         writer = writer or make_writer("jsonl" if records else "text")
         if writer.timed and not records:
@@ -120,6 +123,6 @@ def _punctuate_file(
                     progress(piece.words)
         if reader.error:
             raise InputError(reader.error)
-        return words
+        return words, None
     finally:
         reader.close()

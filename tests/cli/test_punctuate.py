@@ -497,3 +497,14 @@ def test_a_recognisers_file_with_marks_of_its_own_is_told_of_repair(model, tmp_p
         assert "marks of its own" not in runner.invoke(app, ["punctuate", model, str(path), option]).output
     bare = runner.invoke(app, ["punctuate", model, str(RECOGNISERS / "whisper.json")])
     assert "marks of its own" not in bare.output
+
+
+def test_a_recognisers_file_in_another_language_is_noted(model, tmp_path):
+    path = tmp_path / "talk.json"
+    result = {"language": "hu", "segments": [{"start": 0.0, "end": 2.0, "text": " hol voltál tegnap"}]}
+    path.write_text(json.dumps(result), encoding="utf8")
+    told = runner.invoke(app, ["punctuate", model, str(path)])
+    assert told.exit_code == 0
+    assert f"note: {path} says it is in Hungarian, this pipeline reads English: spacy-punct punctuate hu" in told.output
+    path.write_text(json.dumps({**result, "language": "en"}), encoding="utf8")
+    assert "note:" not in runner.invoke(app, ["punctuate", model, str(path)]).output

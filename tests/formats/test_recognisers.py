@@ -306,3 +306,19 @@ def test_a_numbered_speaker_is_named_as_captions_name_it():
         "",
         "",
     ]
+
+
+@pytest.mark.parametrize(
+    "name, code",
+    [("whisper.json", "en"), ("google.json", "en"), ("youtube.vtt", "en"), ("sample.srt", None), ("vosk.json", None)],
+)
+def test_the_language_a_file_says_it_is_in_is_read_as_a_code(name, code):
+    assert _read(name)[1].language == code
+
+
+def test_a_language_is_a_code_or_none():
+    from spacy_punct.formats.recognisers import language_code
+
+    assert [language_code(v) for v in ("hu-HU", "en", "pt_BR", "auto", "hungarian", None)] == [
+        "hu", "en", "pt", None, None, None
+    ]  # fmt: skip
