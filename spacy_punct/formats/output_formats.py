@@ -15,6 +15,7 @@ from spacy.tokens import Doc
 
 from .captions import CaptionWord, Cue, CueBuilder, caption_header, doc_caption_words, format_cue
 from .records import output_record, record_line
+from .registries import registered
 from .timed import RecordError
 
 output_formats = catalogue.create("spacy_punct", "output_formats", entry_points=True)
@@ -148,12 +149,12 @@ class VttWriter(CaptionWriter):
 
 def format_names() -> List[str]:
     """The registered output formats."""
-    return list(output_formats.get_all())
+    return list(registered(output_formats))
 
 
 def make_writer(name: str, *, max_chars: int = 84, max_seconds: float = 7.0) -> OutputWriter:
     """A writer of the output format `name`; a ValueError names the choices."""
-    formats = output_formats.get_all()
+    formats = registered(output_formats)
     if name not in formats:
         raise ValueError(f"unknown --format {name!r}; choose {', '.join(formats)}.")
     return formats[name](max_chars=max_chars, max_seconds=max_seconds)

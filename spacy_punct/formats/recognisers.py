@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import catalogue
 
+from .registries import registered
 from .textio import InputError, open_text
 from .timed import RecordError, TimedWord
 
@@ -74,12 +75,12 @@ class TranscriptFormat:
 
 def format_names() -> List[str]:
     """The registered transcript formats."""
-    return list(transcript_formats.get_all())
+    return list(registered(transcript_formats))
 
 
 def detect_format(path: Path, text: str) -> Optional[str]:
     """The transcript format of a file, by its content, then its name (None: not a recogniser's file)."""
-    formats = transcript_formats.get_all()
+    formats = registered(transcript_formats)
     suffix = path.name.lower()
     for name, kind in formats.items():
         if kind.sniff(text) and not (name == "whisper" and suffix.endswith((".jsonl", ".jsonl.gz"))):
@@ -107,7 +108,7 @@ def file_transcript_format(path: Path, encoding: Optional[str] = None) -> Option
 
 def make_format(name: str, **options: Any) -> TranscriptFormat:
     """The format `name`; `options`: the caption formats' `max_chars`, `max_seconds`."""
-    formats = transcript_formats.get_all()
+    formats = registered(transcript_formats)
     if name not in formats:
         raise ValueError(f"unknown --from {name!r}; choose {', '.join(formats)}.")
     return formats[name](**options)

@@ -1,23 +1,31 @@
 """A folder of inputs punctuated into another, file by file, under the same
 names: each recogniser's file in its own format (or the writer's), each
-text or JSONL file as `punctuate` writes one. A file that cannot be read is
-named and left out, its output removed, and the others go on."""
+text or JSONL file as `punctuate` writes one. Recognisers' files are
+punctuated a group at a time, their texts in shared batches, so that many
+short files go as fast as one long one. A file that cannot be read is named
+and left out, its output removed, and the others go on."""
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 from spacy.language import Language
 
 from ..decode import DecisionSettings
 from ..formats.input_formats import check_engine
 from ..formats.output_formats import make_writer
-from ..formats.recognisers import file_transcript_format, read_recognised
+from ..formats.recognisers import Transcript, TranscriptFormat, file_transcript_format, read_recognised
 from ..formats.textio import InputError, open_text
 from ..formats.timed import RecordError
 from .text_jobs import punctuated_output
-from .transcripts import written_transcript
+from .transcripts import punctuate_transcripts, write_transcript
+
+# recognisers' files punctuated together: at most this many words, or files
+GROUP_WORDS = 20_000
+GROUP_FILES = 256
+
+_ERRORS = (RecordError, InputError, ValueError, UnicodeDecodeError)
 
 
 @dataclass(frozen=True)
@@ -30,6 +38,16 @@ class FileDone:
     words: int = 0
     error: Optional[str] = None
     language: Optional[str] = None
+
+
+@dataclass
+class _Read:
+    """A recogniser's file read and waiting for its group."""
+
+    path: Path
+    text: str
+    kind: TranscriptFormat
+    transcript: Transcript
 
 
 def folder_files(folder: Path) -> List[Path]:
@@ -57,62 +75,117 @@ def punctuate_folder(
     progress: Optional[Callable[[int], None]] = None,
 ) -> Iterator[FileDone]:
     """Each file of `source` (`folder_files`) punctuated into the same path
-    under `target`, as it is done. `transcript_format`: read every file as
-    that recogniser's (default: each found from its content and name, else
-    text or JSONL records by its name); `output_format`: write every file
-    so (default: a recogniser's file in its own format, others as text or
-    JSONL as read). `progress`: called with the words done of each file."""
+    under `target`, in order of name, as it is done. `transcript_format`:
+    read every file as that recogniser's (default: each found from its
+    content and name, else text or JSONL records by its name);
+    `output_format`: write every file so (default: a recogniser's file in
+    its own format, others as text or JSONL as read). `progress`: called
+    with the words done of each file."""
+    options: Dict[str, Any] = dict(max_chars=max_chars, max_seconds=max_seconds)
+    group: List[_Read] = []
     for path in folder_files(source):
-        out = target / path
-        out.parent.mkdir(parents=True, exist_ok=True)
-        partial = out.with_name(f".{out.name}.partial")
         try:
-            words, language = _punctuate_file(
-                nlp, source / path, partial, settings, transcript_format, output_format, encoding, batch_size,
-                max_chars, max_seconds, progress,
-            )  # fmt: skip
-        except (RecordError, InputError, ValueError, UnicodeDecodeError) as e:
-            partial.unlink(missing_ok=True)
-            yield FileDone(path, 0, str(e))
+            kind = transcript_format or file_transcript_format(source / path, encoding)
+            if kind is not None:
+                read = _read_transcript(source, path, kind, encoding, options)
+        except _ERRORS as e:
+            yield from _group_done(nlp, group, target, settings, output_format, batch_size, options, progress)
+            yield FileDone(path, 0, _named(e, source / path))
             continue
+        if kind is not None:
+            group.append(read)
+            if len(group) >= GROUP_FILES or sum(len(r.transcript.words) for r in group) >= GROUP_WORDS:
+                yield from _group_done(nlp, group, target, settings, output_format, batch_size, options, progress)
+            continue
+        yield from _group_done(nlp, group, target, settings, output_format, batch_size, options, progress)
+        partial = _partial(_output_path(target, path))
+        try:
+            words = _punctuate_text_file(
+                nlp, source / path, partial, settings, output_format, encoding, batch_size, progress
+            )
+        except _ERRORS as e:
+            partial.unlink(missing_ok=True)
+            yield FileDone(path, 0, _named(e, source / path))
+            continue
+        os.replace(partial, target / path)
+        yield FileDone(path, words)
+    yield from _group_done(nlp, group, target, settings, output_format, batch_size, options, progress)
+
+
+def _read_transcript(source: Path, path: Path, kind: str, encoding: Optional[str], options: Dict[str, Any]) -> _Read:
+    reader = open_text(source / path, encoding)
+    try:
+        text = "".join(reader.read_as_written())
+    finally:
+        reader.close()
+    found, transcript = read_recognised(text, kind, name=str(source / path), **options)
+    return _Read(path, text, found, transcript)
+
+
+def _group_done(
+    nlp: Language,
+    group: List[_Read],
+    target: Path,
+    settings: Optional[DecisionSettings],
+    output_format: Optional[str],
+    batch_size: int,
+    options: Dict[str, Any],
+    progress: Optional[Callable[[int], None]],
+) -> Iterator[FileDone]:
+    """The waiting files punctuated together and written (the group emptied);
+    should the group fail, each file alone, so that one bad file is the only
+    one left out."""
+    files, group[:] = list(group), []
+    if not files:
+        return
+    try:
+        done = punctuate_transcripts(
+            nlp, [(r.transcript, r.kind.separate_groups) for r in files], settings=settings, batch_size=batch_size
+        )
+    except _ERRORS:
+        if len(files) == 1:
+            raise
+        for read in files:
+            try:
+                yield from _group_done(nlp, [read], target, settings, output_format, batch_size, options, progress)
+            except _ERRORS as e:
+                yield FileDone(read.path, 0, _named(e, read.path))
+        return
+    for read, (docs, words) in zip(files, done):
+        out = _output_path(target, read.path)
+        writer = None if output_format is None else make_writer(output_format, **options)
+        try:
+            written = write_transcript(read.text, read.kind, read.transcript, docs, words, writer)
+        except _ERRORS as e:
+            yield FileDone(read.path, 0, _named(e, read.path))
+            continue
+        partial = _partial(out)
+        partial.write_text(written, encoding="utf8", newline="")
         os.replace(partial, out)
-        yield FileDone(path, words, language=language)
+        if progress is not None:
+            progress(len(words))
+        yield FileDone(read.path, len(words), language=read.transcript.language)
 
 
-def _punctuate_file(
+def _punctuate_text_file(
     nlp: Language,
     path: Path,
     out: Path,
     settings: Optional[DecisionSettings],
-    transcript_format: Optional[str],
     output_format: Optional[str],
     encoding: Optional[str],
     batch_size: int,
-    max_chars: int,
-    max_seconds: float,
     progress: Optional[Callable[[int], None]],
-) -> Tuple[int, Optional[str]]:
-    """One file punctuated into `out`; its number of words, and the language
-    it says it is in."""
-    writer = None if output_format is None else make_writer(output_format, max_chars=max_chars, max_seconds=max_seconds)
-    kind = transcript_format or file_transcript_format(path, encoding)
+) -> int:
+    """A text or JSONL file punctuated into `out` as it is read (bounded
+    memory on any size); its number of words."""
+    records = check_engine(path, "local") == "jsonl"
+    writer = make_writer(output_format or ("jsonl" if records else "text"))
+    if writer.timed and not records:
+        raise ValueError("captions need word timings, which a text file has not.")
     reader = open_text(path, encoding)
+    words = 0
     try:
-        if kind is not None:
-            text = "".join(reader.read_as_written())
-            found, transcript = read_recognised(
-                text, kind, name=str(path), max_chars=max_chars, max_seconds=max_seconds
-            )
-            written, words = written_transcript(nlp, text, found, transcript, writer=writer, settings=settings)
-            out.write_text(written, encoding="utf8", newline="")
-            if progress is not None:
-                progress(words)
-            return words, transcript.language
-        records = check_engine(path, "local") == "jsonl"
-        writer = writer or make_writer("jsonl" if records else "text")
-        if writer.timed and not records:
-            raise ValueError(f"{path}: captions need word timings, which a text file has not.")
-        words = 0
         with out.open("w", encoding="utf8", newline="") as target:
             for piece in punctuated_output(
                 nlp, reader, writer, records=records, batch_size=batch_size, settings=settings
@@ -123,6 +196,23 @@ def _punctuate_file(
                     progress(piece.words)
         if reader.error:
             raise InputError(reader.error)
-        return words, None
     finally:
         reader.close()
+    return words
+
+
+def _output_path(target: Path, path: Path) -> Path:
+    out = target / path
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _partial(out: Path) -> Path:
+    """Where a file is written before it is whole (then renamed to `out`)."""
+    return out.with_name(f".{out.name}.partial")
+
+
+def _named(error: Exception, path: Path) -> str:
+    """An error's message, led by the file's name where it does not name it."""
+    message = str(error)
+    return message if str(path) in message else f"{path}: {message}"

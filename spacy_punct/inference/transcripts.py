@@ -3,7 +3,7 @@ and its formats): its words, with their timings where the pipeline reads
 pauses, as one text or a text per group, and each word as punctuated."""
 
 import json
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 from spacy.language import Language
@@ -30,9 +30,7 @@ def punctuate_transcript(
     group with `separate`, else one; and each word as punctuated.
     `progress`: called with the number of words done so far, as a long
     text's pieces are done."""
-    spans = text_spans(transcript, separate)
-    timed = _reads_timings(nlp)
-    items = ((_words_input(nlp, transcript.words[start:end], timed), (start, end)) for start, end in spans)
+    items = transcript_items(nlp, transcript, separate)
     widths = numpy.array([len(word.text) + 1 for word in transcript.words])  # a word and the space after it
     done: Dict[Tuple[int, int], int] = {}  # characters punctuated of each text
 
@@ -43,8 +41,49 @@ def punctuate_transcript(
             ends = numpy.cumsum(widths[start:end]) - 1
             progress(start + int(numpy.searchsorted(ends, done[span], side="right")))
 
+    return transcript_words(
+        nlp, transcript, punctuate_docs(nlp, items, settings=_closed(nlp, settings), progress=count)
+    )
+
+
+def punctuate_transcripts(
+    nlp: Language,
+    transcripts: Sequence[Tuple[Transcript, bool]],
+    *,
+    settings: Optional[DecisionSettings] = None,
+    batch_size: int = 64,
+) -> List[Tuple[List[Doc], List[OutputWord]]]:
+    """Several transcripts (each with its `separate`) punctuated together,
+    their texts in shared batches (many short files go as fast as one long
+    one): each one's docs and words as `punctuate_transcript` gives them."""
+    items = (
+        (item, (n, span))
+        for n, (transcript, separate) in enumerate(transcripts)
+        for item, span in transcript_items(nlp, transcript, separate)
+    )
+    done: List[List[Tuple[Doc, Tuple[int, int]]]] = [[] for _ in transcripts]
+    for doc, (n, span) in punctuate_docs(nlp, items, settings=_closed(nlp, settings), batch_size=batch_size):
+        done[n].append((doc, span))
+    return [transcript_words(nlp, transcript, texts) for (transcript, _), texts in zip(transcripts, done)]
+
+
+def transcript_items(
+    nlp: Language, transcript: Transcript, separate: bool = False
+) -> Iterator[Tuple[Union[str, Doc], Tuple[int, int]]]:
+    """What the pipeline reads of each text of the transcript (`text_spans`), with its span."""
+    timed = _reads_timings(nlp)
+    for start, end in text_spans(transcript, separate):
+        yield _words_input(nlp, transcript.words[start:end], timed), (start, end)
+
+
+def transcript_words(
+    nlp: Language, transcript: Transcript, done: Iterable[Tuple[Doc, Tuple[int, int]]]
+) -> Tuple[List[Doc], List[OutputWord]]:
+    """The punctuated docs of the transcript's texts (with their words'
+    timings), and each word as punctuated."""
+    timed = _reads_timings(nlp)
     docs, words = [], []
-    for doc, (start, end) in punctuate_docs(nlp, items, settings=_closed(nlp, settings), progress=count):
+    for doc, (start, end) in done:
         if not timed:
             put_timings(doc, transcript.words[start:end])
         docs.append(doc)
@@ -138,6 +177,20 @@ def written_transcript(
     docs, words = punctuate_transcript(
         nlp, transcript, settings=settings, separate=kind.separate_groups, progress=progress
     )
+    return write_transcript(text, kind, transcript, docs, words, writer), len(words)
+
+
+def write_transcript(
+    text: str,
+    kind: TranscriptFormat,
+    transcript: Transcript,
+    docs: Sequence[Doc],
+    words: Sequence[OutputWord],
+    writer: Optional[OutputWriter] = None,
+) -> str:
+    """A recogniser's file (its `text`, read by `kind` as `transcript`) as
+    punctuated (`docs`, `words`: `punctuate_transcript`'s), written in its
+    own format or by `writer`, with the line ends the file has."""
     if writer is None:
         written = kind.write(transcript, words)
     else:
@@ -147,7 +200,7 @@ def written_transcript(
             for n, (doc, name) in enumerate(zip(docs, speakers), 1)
         ]
         written = writer.header() + "".join(parts) + writer.footer()
-    return with_line_ends_of(text, written), len(words)
+    return with_line_ends_of(text, written)
 
 
 def _json_format(value: Any) -> Optional[str]:

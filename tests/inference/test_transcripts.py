@@ -64,3 +64,16 @@ def test_each_speakers_turn_is_punctuated_as_a_text_of_its_own(trained):
     turns = [0] * 3 + [1] * 5  # "so how was" | "the trip it was long": no sentence ends after "was" on its own
     _, out = punctuate_transcript(trained, Transcript(words, groups=[0] * 8, turns=turns))
     assert out[2].sentence_end and out[2].text[-1] in ".?!" and out[-1].sentence_end
+
+
+def test_transcripts_punctuated_together_come_out_as_each_alone(trained):
+    from spacy_punct.inference.transcripts import punctuate_transcripts
+
+    transcripts = [
+        Transcript([TimedWord(text, k * 0.3, k * 0.3 + 0.2) for k, text in enumerate(WORDS * n)], groups=[0] * 8 * n)
+        for n in (1, 3, 2)
+    ]
+    together = punctuate_transcripts(trained, [(t, False) for t in transcripts], batch_size=2)
+    alone = [punctuate_transcript(trained, t) for t in transcripts]
+    assert [words for _, words in together] == [words for _, words in alone]
+    assert [[doc.text for doc in docs] for docs, _ in together] == [[doc.text for doc in docs] for docs, _ in alone]
