@@ -30,6 +30,13 @@ def _source_idx(token: Token) -> Optional[int]:
     return _from_source(token, "source_offsets", token.idx)
 
 
+def source_offsets(doc: Doc) -> List[int]:
+    """Per token, its character offset in the input (-1 for an inserted
+    mark): `token._.source_idx` of every token at once."""
+    offsets = doc._.source_offsets
+    return list(offsets) if offsets is not None else doc.to_array([IDX]).tolist() if len(doc) else []
+
+
 def register_extensions() -> None:
     """Register the attributes once (safe to call repeatedly); the
     `doc._.punctuated` getter is the rewrite's (`rewrite.register_punctuated`)."""

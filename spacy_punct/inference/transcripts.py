@@ -6,10 +6,12 @@ import json
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
+from spacy.attrs import IDX, IS_SPACE, SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..decode import DecisionSettings
+from ..extensions import source_offsets
 from ..formats.output_formats import OutputWriter
 from ..formats.recognisers import OutputWord, Transcript, TranscriptFormat, read_recognised, with_line_ends_of
 from ..formats.timed import TimedWord, words_doc
@@ -236,12 +238,12 @@ def put_timings(doc: Doc, words: Sequence[TimedWord]) -> None:
     if not any(word.timed for word in words):
         return
     ends = numpy.cumsum([len(word.text) + 1 for word in words])
-    for token in doc:
-        source = token._.source_idx
-        if source is not None:
-            word = words[min(int(numpy.searchsorted(ends, source, side="right")), len(words) - 1)]
-            if word.timed:
-                token._.start_time, token._.end_time = word.start, word.end
+    offsets = numpy.array(source_offsets(doc), dtype=numpy.int64)
+    found = numpy.minimum(numpy.searchsorted(ends, offsets, side="right"), len(words) - 1).tolist()
+    for i in numpy.flatnonzero(offsets >= 0).tolist():
+        word = words[found[i]]
+        if word.timed:
+            doc[i]._.start_time, doc[i]._.end_time = word.start, word.end
 
 
 def _reads_timings(nlp: Language) -> bool:
@@ -268,18 +270,19 @@ def output_words(doc: Doc, texts: Sequence[str]) -> List[OutputWord]:
     pieces: List[List[str]] = [[] for _ in texts]
     ends = [False] * len(texts)
     k, previous, last_end = 0, -1, 0
-    for token in doc:
-        source = token._.source_idx
-        if source is not None:
+    # read as arrays: a long recording has tens of thousands of tokens
+    table = doc.to_array([IDX, SENT_START, IS_SPACE]).tolist() if len(doc) else []
+    for source, (idx, sent_start, is_space), token_text in zip(source_offsets(doc), table, (t.text for t in doc)):
+        if source >= 0:
             while k + 1 < len(starts) and starts[k + 1] <= source:
                 k += 1
-        if token.is_sent_start and previous >= 0 and k != previous:
+        if sent_start == 1 and previous >= 0 and k != previous:
             ends[previous] = True
-        if not token.is_space:
-            if pieces[k] and token.idx > last_end:
+        if not is_space:
+            if pieces[k] and idx > last_end:
                 pieces[k].append(" ")  # a word the recogniser wrote with a space inside
-            pieces[k].append(token.text)
-            last_end = token.idx + len(token.text)
+            pieces[k].append(token_text)
+            last_end = idx + len(token_text)
             previous = k
     if texts:
         ends[-1] = True
