@@ -4,7 +4,7 @@ it must write back), the `TranscriptFormat` base class and its registry
 (`transcript_formats`, entry point group `spacy_punct_transcript_formats`),
 a file's format found by its content and name, and what the formats share.
 Each format is a module of its own (`whisper`, `vosk`, `ctm`, `nemo`,
-`srt_vtt`, `deepgram`, `google_speech`, `segment_tables`, `timestamped`); segments and cues are re-cut at sentence ends where the format
+`srt_vtt`, `deepgram`, `google_speech`, `assemblyai`, `segment_tables`, `timestamped`); segments and cues are re-cut at sentence ends where the format
 has them, every other field kept."""
 
 import json
@@ -136,12 +136,13 @@ def language_code(value: Any) -> Optional[str]:
 
 
 def speaker_name(value: Any) -> str:
-    """A speaker as captions name it: a number (Deepgram's and Google's) as
-    "Speaker 1", a name (WhisperX's "SPEAKER_00", WebVTT's) as it is."""
+    """A speaker as captions name it: a number (Deepgram's and Google's) or
+    a letter (AssemblyAI's) as "Speaker 1", "Speaker A"; a name (WhisperX's
+    "SPEAKER_00", WebVTT's) as it is."""
     if value is None or isinstance(value, bool):
         return ""
     text = str(value).strip()
-    return f"Speaker {text}" if text.isdigit() else text
+    return f"Speaker {text}" if text.isdigit() or (len(text) == 1 and text.isalpha()) else text
 
 
 def with_line_ends_of(read: str, written: str) -> str:

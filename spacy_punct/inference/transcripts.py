@@ -12,6 +12,7 @@ from spacy.tokens import Doc
 
 from ..decode import DecisionSettings
 from ..extensions import source_offsets
+from ..formats.assemblyai import ASSEMBLYAI_KEYS
 from ..formats.output_formats import OutputWriter
 from ..formats.recognisers import OutputWord, Transcript, TranscriptFormat, read_recognised, with_line_ends_of
 from ..formats.timed import TimedWord, words_doc
@@ -209,7 +210,8 @@ def _json_format(value: Any) -> Optional[str]:
     """The format of a parsed recogniser's result, by its shape: a list
     (faster-whisper's segments or words) or an object with "segments" is
     Whisper's, one with "transcription" whisper.cpp's, one with "results"
-    Deepgram's (an object) or Google's (a list), one with "result",
+    Deepgram's (an object) or Google's (a list), one with AssemblyAI's
+    "audio_url" (or its models or "format_text") AssemblyAI's, one with "result",
     "alternatives" or "partial" Vosk's."""
     if isinstance(value, list) or (isinstance(value, Mapping) and "segments" in value):
         return "whisper"
@@ -219,6 +221,8 @@ def _json_format(value: Any) -> Optional[str]:
         return "deepgram"
     if isinstance(value, Mapping) and isinstance(value.get("results"), list):
         return "google"
+    if isinstance(value, Mapping) and any(key in value for key in ASSEMBLYAI_KEYS):
+        return "assemblyai"
     if isinstance(value, Mapping) and any(key in value for key in ("result", "alternatives", "partial")):
         return "vosk"
     return None

@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from spacy.language import Language
 
 from ..decode import DecisionSettings, check_settings
+from ..formats.assemblyai import ASSEMBLYAI_KEYS
 from ..formats.timed import RecordError, line_words
 from ..inference.streaming import FixedLookahead, Streamer
 from ..pipelines.loading import find_punctuator
@@ -235,8 +236,8 @@ async def _json_body(request: Request, max_bytes: int) -> Any:
 def _items(body: Mapping[str, Any], max_items: int) -> Tuple[str, List[Any]]:
     """("texts", "records" or "transcript", the items): a recogniser's JSON
     (Whisper's or faster-whisper's "segments", whisper.cpp's
-    "transcription", Deepgram's or Google's "results", Vosk's "result" or
-    "alternatives") is one transcript, an object with timed "words" one
+    "transcription", Deepgram's or Google's "results", AssemblyAI's
+    "audio_url", Vosk's "result" or "alternatives") is one transcript, an object with timed "words" one
     record."""
     if "texts" in body:
         kind, items = "texts", body["texts"]
@@ -248,7 +249,9 @@ def _items(body: Mapping[str, Any], max_items: int) -> Tuple[str, List[Any]]:
             raise ServiceError(400, '"records" must be a list of objects.')
     elif "transcript" in body:
         kind, items = "transcript", [body["transcript"]]
-    elif any(key in body for key in ("segments", "transcription", "results", "result", "alternatives")):
+    elif any(
+        key in body for key in ("segments", "transcription", "results", "result", "alternatives", *ASSEMBLYAI_KEYS)
+    ):
         kind, items = "transcript", [{key: value for key, value in body.items() if key not in _OPTIONS}]
     elif "words" in body:
         kind, items = "records", [{key: value for key, value in body.items() if key not in _OPTIONS}]

@@ -30,6 +30,7 @@ def _read(name, kind=None):
         ("whisper_cpp.json", "whisper-cpp"),
         ("deepgram.json", "deepgram"),
         ("google.json", "google"),
+        ("assemblyai.json", "assemblyai"),
         ("whisper.tsv", "tsv"),
         ("whisper_cpp.csv", "csv"),
         ("whisper_cpp_console.txt", "timestamped"),

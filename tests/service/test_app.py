@@ -52,6 +52,11 @@ def test_texts_and_records_come_out_as_the_library_writes_them(client):
     }
     google = {"results": [{"alternatives": [{"transcript": "where did"}], "resultEndTime": "0.5s"}]}
     assert client.post("/punctuate", json=google).json()["results"][0]["alternatives"][0]["transcript"] == "Where did?"
+    assemblyai = {
+        "audio_url": "a.mp3",
+        "words": [{"text": "where", "start": 0, "end": 300}, {"text": "did", "start": 300, "end": 500}],
+    }
+    assert client.post("/punctuate", json=assemblyai).json()["text"] == "Where did?"  # a transcript, not a record
     srt = "1\n00:00:00,000 --> 00:00:00,500\nwhere did\n"
     assert client.post("/punctuate", json={"transcript": srt}).json() == punctuate_recognised(nlp, srt)
     wrapped = client.post("/punctuate", json={"transcript": segments, "repair": True}).json()
