@@ -126,3 +126,26 @@ def _punctuate_utterance(utterance: Any, punctuated: Dict[Tuple[int, Any, str], 
     for entry, text in zip(utterance["words"], texts):
         entry["punctuated_word"] = text
     utterance["transcript"] = " ".join(str(text) for text in texts)
+
+
+# Deepgram's live messages: only a final result carries words to punctuate
+LIVE_EVENTS = ("Results", "Metadata", "UtteranceEnd", "SpeechStarted")
+
+
+def live_words(value: Mapping[str, Any], where: str) -> List[Any]:
+    """The words of one of Deepgram's live messages: a final result's first
+    alternative (interim results give none: the final one repeats their
+    words; nor do its other events)."""
+    if value.get("type", "Results") != "Results" or not value.get("is_final", False):
+        return []
+    channel = value.get("channel")
+    alternatives = channel.get("alternatives") if isinstance(channel, Mapping) else None
+    if not isinstance(alternatives, list):
+        raise RecordError(f"{where}: Deepgram's result has no 'channel' with 'alternatives'.")
+    if not alternatives or not isinstance(alternatives[0], Mapping):
+        return []
+    words = alternatives[0].get("words")
+    if isinstance(words, list) and words:
+        return words
+    transcript = alternatives[0].get("transcript")
+    return transcript.split() if isinstance(transcript, str) else []

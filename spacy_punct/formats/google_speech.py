@@ -17,7 +17,7 @@ from .recognisers import (
     speaker_turns,
     transcript_formats,
 )
-from .timed import RecordError, TimedWord, fill_untimed, spread_words
+from .timed import RecordError, TimedWord, duration_seconds, fill_untimed, spread_words
 
 # each field as the REST API (camelCase), the Python client's `to_dict` (snake_case) and v2 name it
 _STARTS = ("startTime", "start_time", "startOffset", "start_offset")
@@ -65,7 +65,7 @@ class GoogleSpeechFormat(TranscriptFormat):
             where = f"{name}, result {number + 1}"
             channel = str(channels[number] or "")
             start = ends.get(channel, 0.0)
-            end = _seconds(_field(results[number], _RESULT_ENDS), f"{where}: the result's end")
+            end = duration_seconds(_field(results[number], _RESULT_ENDS), f"{where}: the result's end")
             ends[channel] = start if end is None else end
             said = [_word(entry, f"{where}, word {position}") for position, entry in enumerate(read[number], start=1)]
             if end is not None and not any(word.timed for word in said):  # no word offsets asked for
@@ -136,8 +136,8 @@ def _word(entry: Mapping[str, Any], where: str) -> TimedWord:
     text = entry.get("word")
     if not isinstance(text, str) or not text.strip():
         raise RecordError(f"{where}: the word is missing or empty.")
-    start = _seconds(_field(entry, _STARTS), f"{where} ({text.strip()!r}): its start")
-    end = _seconds(_field(entry, _ENDS), f"{where} ({text.strip()!r}): its end")
+    start = duration_seconds(_field(entry, _STARTS), f"{where} ({text.strip()!r}): its start")
+    end = duration_seconds(_field(entry, _ENDS), f"{where} ({text.strip()!r}): its end")
     if start is None or end is None:
         return TimedWord(text.strip())
     return TimedWord(text.strip(), start, max(start, end))
@@ -150,20 +150,6 @@ def _field(entry: Any, names: Sequence[str]) -> Any:
     return next((entry[name] for name in names if entry.get(name) is not None), None)
 
 
-def _seconds(value: Any, what: str) -> Optional[float]:
-    """A duration as Google writes it: "1.300s", a number, or `{"seconds", "nanos"}`."""
-    if value is None:
-        return None
-    try:
-        if isinstance(value, str):
-            return float(value[:-1] if value.endswith("s") else value)
-        if isinstance(value, Mapping):
-            return float(value.get("seconds", 0)) + float(value.get("nanos", 0)) / 1e9
-        return float(value)
-    except (TypeError, ValueError):
-        raise RecordError(f'{what} must be a duration such as "1.3s", got {value!r}.') from None
-
-
 def _write_result(result: Dict[str, Any], said: List[str]) -> None:
     """A result's first alternative with its words as punctuated."""
     best = result["alternatives"][0]
@@ -172,3 +158,18 @@ def _write_result(result: Dict[str, Any], said: List[str]) -> None:
     read = best.get("transcript", "")
     if read or not best.get("words"):  # the summary's transcript may be empty: it stays so
         best["transcript"] = read[: len(read) - len(read.lstrip())] + " ".join(said)
+
+
+def live_words(value: Mapping[str, Any], where: str) -> List[Any]:
+    """The words of one of Google's streaming responses (a line of them
+    logged as JSON): each final result's first alternative, its words timed
+    where they have offsets (interim results give none: the final one
+    repeats their words)."""
+    words: List[Any] = []
+    for number, result in enumerate(value.get("results") or [], start=1):
+        if not isinstance(result, Mapping) or not (result.get("isFinal") or result.get("is_final")):
+            continue
+        for position, entry in enumerate(_first_words(result, f"{where}, result {number}"), start=1):
+            word = _word(entry, f"{where}, result {number}, word {position}")
+            words.append({"word": word.text, "start": word.start, "end": word.end} if word.timed else word.text)
+    return words

@@ -4,7 +4,6 @@
 "conf"}`). One place checks them, and one place puts their timings on tokens."""
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any, List, Mapping, Optional, Sequence, Tuple
 
@@ -125,6 +124,20 @@ def fill_untimed(
 WORD_LIST_KEYS = ("words", "result", "segments")
 
 
+def duration_seconds(value: Any, what: str) -> Optional[float]:
+    """A duration as Google writes it: "1.300s", a number, or `{"seconds", "nanos"}`."""
+    if value is None:
+        return None
+    try:
+        if isinstance(value, str):
+            return float(value[:-1] if value.endswith("s") else value)
+        if isinstance(value, Mapping):
+            return float(value.get("seconds", 0)) + float(value.get("nanos", 0)) / 1e9
+        return float(value)
+    except (TypeError, ValueError):
+        raise RecordError(f'{what} must be a duration such as "1.3s", got {value!r}.') from None
+
+
 def record_word_list(record: Mapping[str, Any], where: str) -> Optional[List[Any]]:
     """The word list of a record in one of the known shapes (None if it has
     none): "words" (ours, Whisper-style word lists), "result" (Vosk),
@@ -174,33 +187,6 @@ def _make_doc(nlp: Language, texts: Sequence[str]) -> Doc:
     return Doc.from_docs(parts, ensure_whitespace=True)
 
 
-# whisper.cpp's and openai-whisper's printed segment: [00:00:00.000 --> 00:00:02.000]  text
-_TIMESTAMPED = re.compile(r"^\s*\[((?:\d+:)?\d\d:\d\d\.\d\d\d)\s+-->\s+((?:\d+:)?\d\d:\d\d\.\d\d\d)\](.*)$")
-
-
-def timestamped_line(line: str) -> Optional[Tuple[float, float, str]]:
-    """(start, end, text) of a segment as whisper.cpp and openai-whisper
-    print it, `[00:00:00.000 --> 00:00:02.000]  text` (hours left out or
-    not); None for any other line."""
-    match = _TIMESTAMPED.match(line)
-    if not match:
-        return None
-    start, end = (_clock_seconds(match.group(k)) for k in (1, 2))
-    return start, max(start, end), match.group(3).strip()
-
-
-def _clock_seconds(clock: str) -> float:
-    """Seconds of [HH:]MM:SS.mmm."""
-    seconds = 0.0
-    for part in clock.split(":"):
-        seconds = seconds * 60 + float(part)
-    return seconds
-
-
-# a line of plain words led by a tag ([Music], [BLANK_AUDIO], {noise}): never JSON
-_TAG_LED = re.compile(r"^[\[{][^\W\d_]")
-
-
 def parse_json_line(line: str, where: str) -> Any:
     """The value of a line of JSON (JSONL records, word streams); a
     `RecordError` naming `where` if it is not JSON."""
@@ -208,59 +194,3 @@ def parse_json_line(line: str, where: str) -> Any:
         return json.loads(line)
     except json.JSONDecodeError as e:
         raise RecordError(f"{where}: not JSON ({e.msg}).") from None
-
-
-# Deepgram's live messages that carry no words of a final result
-_DEEPGRAM_EVENTS = ("Results", "Metadata", "UtteranceEnd", "SpeechStarted")
-
-
-def _deepgram_live_words(value: Mapping[str, Any], where: str) -> List[Any]:
-    """The words of one of Deepgram's live messages: a final result's first
-    alternative (interim results give none: the final one repeats their
-    words; nor do its other events)."""
-    if value.get("type", "Results") != "Results" or not value.get("is_final", False):
-        return []
-    channel = value.get("channel")
-    alternatives = channel.get("alternatives") if isinstance(channel, Mapping) else None
-    if not isinstance(alternatives, list):
-        raise RecordError(f"{where}: Deepgram's result has no 'channel' with 'alternatives'.")
-    if not alternatives or not isinstance(alternatives[0], Mapping):
-        return []
-    words = alternatives[0].get("words")
-    if isinstance(words, list) and words:
-        return words
-    transcript = alternatives[0].get("transcript")
-    return transcript.split() if isinstance(transcript, str) else []
-
-
-def line_words(line: str, where: str) -> List[Any]:
-    """The words on one line of a word stream: plain words separated by
-    whitespace (a line led by a tag such as `[Music]` among them), a segment
-    as whisper.cpp prints it (`timestamped_line`), or JSON: a word object, a list of words, or a record with a
-    word list (see `record_word_list`; Vosk's results, Whisper's segments),
-    or one of Deepgram's live messages. Vosk's partial results and
-    Deepgram's interim ones give no words: the final result repeats them."""
-    stripped = line.strip()
-    printed = timestamped_line(stripped)
-    if printed is not None:  # whisper.cpp's console: the words share the segment's time
-        start, end, said = printed
-        return [{"word": w.text, "start": w.start, "end": w.end} for w in spread_words(said.split(), start, end)]
-    if not stripped.startswith(("{", "[")) or _TAG_LED.match(stripped):
-        return stripped.split()
-    value = parse_json_line(stripped, where)
-    if isinstance(value, list):
-        return value
-    if not isinstance(value, Mapping):
-        raise RecordError(f"{where}: expected a word object, a list of words, or a record with words.")
-    words = record_word_list(value, where)
-    if words is not None:
-        return words
-    if "channel" in value or value.get("type") in _DEEPGRAM_EVENTS:
-        return _deepgram_live_words(value, where)
-    if "word" in value or "text" in value and ("start" in value or "end" in value):
-        return [value]
-    if isinstance(value.get("text"), str):  # a recogniser's result without word timings
-        return value["text"].split()
-    if isinstance(value.get("partial"), str):  # Vosk's provisional words: its next result repeats them
-        return []
-    raise RecordError(f"{where}: no words found (expected 'word', 'words', 'result', 'segments' or 'text').")

@@ -3,11 +3,11 @@
 `--verbose` leaves out the hours under one): a console's output saved."""
 
 import re
-from typing import List, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 from .captions import timestamp
 from .recognisers import OutputWord, Transcript, TranscriptFormat, sentence_indices, transcript_formats
-from .timed import RecordError, spread_words, timestamped_line
+from .timed import RecordError, spread_words
 
 
 @transcript_formats.register("timestamped")
@@ -54,6 +54,29 @@ class TimestampedLinesFormat(TranscriptFormat):
             said = " ".join(words[k].text for k in sentence)
             lines.append(f"[{_stamp(start, source['hours'])} --> {_stamp(end, source['hours'])}]{source['gap']}{said}")
         return "\n".join(lines + source["after"]) + "\n"
+
+
+# whisper.cpp's and openai-whisper's printed segment: [00:00:00.000 --> 00:00:02.000]  text
+_TIMESTAMPED = re.compile(r"^\s*\[((?:\d+:)?\d\d:\d\d\.\d\d\d)\s+-->\s+((?:\d+:)?\d\d:\d\d\.\d\d\d)\](.*)$")
+
+
+def timestamped_line(line: str) -> Optional[Tuple[float, float, str]]:
+    """(start, end, text) of a segment as whisper.cpp and openai-whisper
+    print it, `[00:00:00.000 --> 00:00:02.000]  text` (hours left out or
+    not); None for any other line."""
+    match = _TIMESTAMPED.match(line)
+    if not match:
+        return None
+    start, end = (_clock_seconds(match.group(k)) for k in (1, 2))
+    return start, max(start, end), match.group(3).strip()
+
+
+def _clock_seconds(clock: str) -> float:
+    """Seconds of [HH:]MM:SS.mmm."""
+    seconds = 0.0
+    for part in clock.split(":"):
+        seconds = seconds * 60 + float(part)
+    return seconds
 
 
 _LAYOUT = re.compile(r"^\s*\[(\d+:)?\d\d:\d\d\.\d\d\d\s+-->\s+[\d:.]+\](\s*)")

@@ -14,10 +14,11 @@ from typing import Any, Iterator, List, NamedTuple, Optional, Tuple
 from spacy.language import Language
 
 from ..decode import DecisionSettings
+from ..formats.live_lines import line_words
 from ..formats.output_formats import OutputWriter
 from ..formats.records import record_doc
 from ..formats.textio import TextReader
-from ..formats.timed import RecordError, line_words, parse_json_line
+from ..formats.timed import RecordError, parse_json_line
 from .streaming import Streamer
 from .texts import punctuate_docs, punctuate_parts
 
@@ -126,7 +127,7 @@ def streamed_output(
     streamer: Streamer, reader: TextReader, writer: OutputWriter, read_ahead: int = 0
 ) -> Iterator[Written]:
     """The writer's text for a stream of recogniser lines (plain words, or the
-    JSON forms `timed.line_words` reads), chunk by chunk as words are
+    JSON forms `live_lines.line_words` reads), chunk by chunk as words are
     committed, with their number: the header, the words, those still pending
     at the end (the last sentence closed), the footer. The words of a line are read together, and
     with `read_ahead`, lines are gathered until that many words wait (a file,

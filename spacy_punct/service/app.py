@@ -19,7 +19,8 @@ from spacy.language import Language
 
 from ..decode import DecisionSettings, check_settings
 from ..formats.assemblyai import ASSEMBLYAI_KEYS
-from ..formats.timed import RecordError, line_words
+from ..formats.live_lines import line_words
+from ..formats.timed import RecordError
 from ..inference.streaming import FixedLookahead, Streamer
 from ..pipelines.loading import find_punctuator
 from .batcher import Batcher, BatchRun, QueueFull

@@ -1,5 +1,3 @@
-import json
-
 import pytest
 import spacy
 
@@ -7,7 +5,6 @@ from spacy_punct.formats.timed import (
     RecordError,
     TimedWord,
     fill_untimed,
-    line_words,
     record_word_list,
     timed_words,
     words_doc,
@@ -51,33 +48,6 @@ def test_timed_words_accept_the_shapes_recognisers_write():
 def test_bad_words_name_the_word(entries, message):
     with pytest.raises(RecordError, match=message):
         timed_words(entries, "record 4")
-
-
-def test_line_words():
-    assert line_words("so how  was\n", "line 1") == ["so", "how", "was"]
-    assert line_words('{"word": "a", "start": 0, "end": 1}', "line 1") == [{"word": "a", "start": 0, "end": 1}]
-    assert line_words('[{"word": "a"}, "b"]', "line 1") == [{"word": "a"}, "b"]
-    assert line_words('{"result": [{"word": "a"}], "text": "a"}', "line 1") == [{"word": "a"}]
-    assert line_words('{"text": "a partial result"}', "line 1") == ["a", "partial", "result"]
-    assert line_words('{"partial": "so how"}', "line 2") == []  # Vosk repeats it in its next result
-    # whisper.cpp's stream writes tags as plain words: a line they lead is no JSON
-    assert line_words("[BLANK_AUDIO]", "line 1") == ["[BLANK_AUDIO]"]
-    assert line_words("[Music] so {noise} how", "line 1") == ["[Music]", "so", "{noise}", "how"]
-    # whisper.cpp's printed segments: the words share its time
-    printed = line_words("[00:00:01.000 --> 00:00:02.000]   so how", "line 1")
-    assert printed == [{"word": "so", "start": 1.0, "end": 1.4}, {"word": "how", "start": 1.4, "end": 2.0}]
-    # Deepgram's live messages: a final result's words; interim results and other events none
-    said = [{"word": "so", "start": 0.1, "end": 0.3, "confidence": 0.9}]
-    final = {"type": "Results", "is_final": True, "channel": {"alternatives": [{"transcript": "so", "words": said}]}}
-    assert line_words(json.dumps(final), "line 1") == said
-    assert line_words(json.dumps({**final, "is_final": False}), "line 1") == []
-    assert line_words('{"type": "UtteranceEnd", "last_word_end": 2.1}', "line 1") == []
-    bare = {"type": "Results", "is_final": True, "channel": {"alternatives": [{"transcript": "so how", "words": []}]}}
-    assert line_words(json.dumps(bare), "line 1") == ["so", "how"]
-    with pytest.raises(RecordError, match="line 3: not JSON"):
-        line_words('{"word": ', "line 3")
-    with pytest.raises(RecordError, match="line 2: no words found"):
-        line_words('{"speaker": 1}', "line 2")
 
 
 def test_words_doc_puts_timings_on_tokens():

@@ -3,7 +3,8 @@
 import pytest
 
 from spacy_punct.formats.recognisers import OutputWord, detect_format, make_format
-from spacy_punct.formats.timed import RecordError, timestamped_line
+from spacy_punct.formats.timed import RecordError
+from spacy_punct.formats.timestamped import timestamped_line
 
 PUNCTUATED = [OutputWord(t, t.endswith(("?", "."))) for t in "So how was the trip? It was long.".split()]
 
