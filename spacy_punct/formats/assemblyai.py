@@ -104,3 +104,32 @@ def _punctuate_utterance(utterance: Any, punctuated: Dict[Tuple[Any, str], str])
         return
     utterance["words"] = [dict(entry, text=text) for entry, text in zip(utterance["words"], texts)]
     utterance["text"] = " ".join(str(text) for text in texts)
+
+
+# AssemblyAI's streaming messages (v3's `type`, v2's `message_type`)
+LIVE_TYPES = ("Begin", "Turn", "Termination")
+LIVE_MESSAGE_TYPES = (
+    "SessionBegins",
+    "PartialTranscript",
+    "FinalTranscript",
+    "SessionTerminated",
+    "SessionInformation",
+)
+
+
+def live_words(value: Mapping[str, Any], where: str) -> List[Any]:
+    """The words of one of AssemblyAI's streaming messages, timed in seconds:
+    a turn's once it ends (v3's `Turn` with `end_of_turn`, not its formatted
+    copy) or a final transcript's (v2's `FinalTranscript`); the messages
+    before them give none, as the final one repeats their words."""
+    final = (value.get("type") == "Turn" and value.get("end_of_turn") and not value.get("turn_is_formatted")) or (
+        value.get("message_type") == "FinalTranscript"
+    )
+    if not final:
+        return []
+    entries = value.get("words")
+    if not isinstance(entries, list):
+        said = value.get("transcript", value.get("text"))
+        return said.split() if isinstance(said, str) else []
+    words = [_word(entry, f"{where}, word {position}") for position, entry in enumerate(entries, start=1)]
+    return [{"word": word.text, "start": word.start, "end": word.end} if word.timed else word.text for word in words]

@@ -5,7 +5,7 @@ recogniser writes them."""
 import re
 from typing import Any, List, Mapping
 
-from . import deepgram, google_speech
+from . import assemblyai, deepgram, google_speech
 from .timed import RecordError, parse_json_line, record_word_list, spread_words
 from .timestamped import timestamped_line
 
@@ -18,10 +18,9 @@ def line_words(line: str, where: str) -> List[Any]:
     whitespace (a line led by a tag such as `[Music]` among them), a segment
     as whisper.cpp prints it (`timestamped_line`), or JSON: a word object, a
     list of words, a record with a word list (see `record_word_list`;
-    Vosk's results, Whisper's segments), one of Deepgram's live messages or
-    one of Google's streaming responses. Vosk's partial results and
-    Deepgram's and Google's interim ones give no words: the final result
-    repeats them."""
+    Vosk's results, Whisper's segments), or one of Deepgram's, Google's or
+    AssemblyAI's streaming messages. Vosk's partial results and the others'
+    interim ones give no words: the final result repeats them."""
     stripped = line.strip()
     printed = timestamped_line(stripped)
     if printed is not None:  # whisper.cpp's console: the words share the segment's time
@@ -34,6 +33,8 @@ def line_words(line: str, where: str) -> List[Any]:
         return value
     if not isinstance(value, Mapping):
         raise RecordError(f"{where}: expected a word object, a list of words, or a record with words.")
+    if value.get("type") in assemblyai.LIVE_TYPES or value.get("message_type") in assemblyai.LIVE_MESSAGE_TYPES:
+        return assemblyai.live_words(value, where)  # before the word lists: its times are milliseconds
     words = record_word_list(value, where)
     if words is not None:
         return words

@@ -46,3 +46,11 @@ def test_line_words():
     assert line_words(json.dumps(interim), "line 1") == []
     untimed = {"results": [{"alternatives": [{"transcript": "so how"}], "is_final": True}]}
     assert line_words(json.dumps(untimed), "line 1") == ["so", "how"]
+    # AssemblyAI's streaming messages: a turn once it ends, its times in milliseconds
+    said = [{"start": 1920, "end": 2000, "text": "hi", "confidence": 0.9, "word_is_final": True}]
+    turn = {"type": "Turn", "end_of_turn": True, "turn_is_formatted": False, "transcript": "hi", "words": said}
+    assert line_words(json.dumps(turn), "line 1") == [{"word": "hi", "start": 1.92, "end": 2.0}]
+    assert line_words(json.dumps({**turn, "end_of_turn": False}), "line 1") == []
+    assert line_words(json.dumps({**turn, "turn_is_formatted": True, "transcript": "Hi."}), "line 1") == []
+    assert line_words(json.dumps({"message_type": "PartialTranscript", "text": "hi", "words": said}), "line 1") == []
+    assert line_words(json.dumps({"message_type": "FinalTranscript", "words": said}), "line 1")[0]["start"] == 1.92
