@@ -1,9 +1,10 @@
 """A three-hour recording as users send it: `WORDS` words of a test set's
-bare words as one openai-whisper result (segments of 12 timed words), as an
-SRT file of cues of 10 words, as a Deepgram result (one channel's timed
-words) and as a Google Speech-to-Text response (results of 12 timed words), each punctuated by `spacy-punct punctuate`
-in a process of its own: wall time and peak memory, and whether the output's
-words and marks equal those of the same words punctuated as one line of text.
+bare words in every recogniser's format `spacy-punct punctuate` reads (one
+openai-whisper result of segments of 12 timed words, an SRT and a WebVTT
+file of cues of 10 words, ...), each punctuated in a process of its own:
+wall time and peak memory, and whether the output's words and marks (read
+back by the format's own reader) equal those of the same words punctuated
+as one line of text.
 
     python projects/benchmarks/long_transcripts.py TEST.spacy OUTPUT.json PIPELINE [--words 30000] [--threads 2]
 """
@@ -16,12 +17,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, List
+from typing import Callable, Dict, List, Tuple
 
 import spacy
 from spacy.tokens import DocBin
 
+from spacy_punct.formats.captions import timestamp
+from spacy_punct.formats.recognisers import make_format
 from spacy_punct.word_records import word_records
+
+Timed = List[Tuple[str, float, float]]  # (word, start, end) in seconds
 
 
 def words_of(test: Path, n: int) -> List[str]:
@@ -30,44 +35,104 @@ def words_of(test: Path, n: int) -> List[str]:
     return (words * (n // len(words) + 1))[:n]
 
 
-def whisper(words: List[str]) -> str:
+def timed(words: List[str]) -> Timed:
+    return [(w, round(0.3 * k, 2), round(0.3 * k + 0.25, 2)) for k, w in enumerate(words)]
+
+
+def chunks(words: Timed, size: int) -> List[Timed]:
+    return [words[start : start + size] for start in range(0, len(words), size)]
+
+
+def whisper(words: Timed) -> str:
     segments = []
-    for start in range(0, len(words), 12):
-        chunk = words[start : start + 12]
-        timed = [{"word": " " + w, "start": round(0.3 * (start + k), 2), "end": round(0.3 * (start + k) + 0.25, 2),
-                  "probability": 0.9} for k, w in enumerate(chunk)]  # fmt: skip
-        segments.append({"id": len(segments), "start": timed[0]["start"], "end": timed[-1]["end"],
-                         "text": "".join(t["word"] for t in timed), "words": timed})  # fmt: skip
-    return json.dumps({"text": " " + " ".join(words), "segments": segments, "language": "en"})
+    for chunk in chunks(words, 12):
+        entries = [{"word": " " + w, "start": s, "end": e, "probability": 0.9} for w, s, e in chunk]
+        segments.append({"id": len(segments), "start": chunk[0][1], "end": chunk[-1][2],
+                         "text": "".join(t["word"] for t in entries), "words": entries})  # fmt: skip
+    return json.dumps({"text": "".join(s["text"] for s in segments), "segments": segments, "language": "en"})
 
 
-def srt(words: List[str]) -> str:
-    cues = []
-    for number, start in enumerate(range(0, len(words), 10), start=1):
-        begin, end = 3.0 * (number - 1), 3.0 * number - 0.1
-        stamp = lambda s: f"{int(s // 3600):02d}:{int(s % 3600 // 60):02d}:{int(s % 60):02d},{int(s * 1000 % 1000):03d}"  # noqa: E731
-        cues.append(f"{number}\n{stamp(begin)} --> {stamp(end)}\n{' '.join(words[start : start + 10])}\n")
-    return "\n".join(cues)
+def whisper_cpp(words: Timed) -> str:
+    segments = [{"timestamps": {"from": timestamp(c[0][1], ","), "to": timestamp(c[-1][2], ",")},
+                 "offsets": {"from": round(c[0][1] * 1000), "to": round(c[-1][2] * 1000)},
+                 "text": "".join(" " + w for w, _, _ in c)} for c in chunks(words, 12)]  # fmt: skip
+    return json.dumps({"result": {"language": "en"}, "transcription": segments}, indent="\t")
 
 
-def timed(words: List[str]) -> List[Dict[str, object]]:
-    return [{"word": w, "start": round(0.3 * k, 2), "end": round(0.3 * k + 0.25, 2)} for k, w in enumerate(words)]
+def captions(kind: str) -> Callable[[Timed], str]:
+    def write(words: Timed) -> str:
+        separator = "," if kind == "srt" else "."
+        cues = [f"{n}\n{timestamp(c[0][1], separator)} --> {timestamp(c[-1][2], separator)}\n"
+                f"{' '.join(w for w, _, _ in c)}\n" for n, c in enumerate(chunks(words, 10), 1)]  # fmt: skip
+        return ("WEBVTT\n\n" if kind == "vtt" else "") + "\n".join(cues)
+
+    return write
 
 
-def deepgram(words: List[str]) -> str:
-    entries = [dict(entry, confidence=0.9) for entry in timed(words)]
-    best = {"transcript": " ".join(words), "confidence": 0.9, "words": entries}
+def deepgram(words: Timed) -> str:
+    entries = [{"word": w, "start": s, "end": e, "confidence": 0.9} for w, s, e in words]
+    best = {"transcript": " ".join(w for w, _, _ in words), "confidence": 0.9, "words": entries}
     return json.dumps({"metadata": {"channels": 1}, "results": {"channels": [{"alternatives": [best]}]}})
 
 
-def google(words: List[str]) -> str:
-    entries = [{"startTime": f"{e['start']}s", "endTime": f"{e['end']}s", "word": e["word"]} for e in timed(words)]
-    results = [{"alternatives": [{"transcript": ("" if start == 0 else " ") + " ".join(words[start : start + 12]),
-                                  "confidence": 0.9, "words": entries[start : start + 12]}],
-                "resultEndTime": entries[min(start + 12, len(words)) - 1]["endTime"], "languageCode": "en-us"}
-               for start in range(0, len(words), 12)]  # fmt: skip
+def google(words: Timed) -> str:
+    results = [{"alternatives": [{"transcript": ("" if n == 0 else " ") + " ".join(w for w, _, _ in c),
+                                  "words": [{"startTime": f"{s}s", "endTime": f"{e}s", "word": w} for w, s, e in c]}],
+                "resultEndTime": f"{c[-1][2]}s", "languageCode": "en-us"}
+               for n, c in enumerate(chunks(words, 12))]  # fmt: skip
     return json.dumps({"results": results})
 
+
+def assemblyai(words: Timed) -> str:
+    entries = [{"text": w, "start": round(s * 1000), "end": round(e * 1000), "confidence": 0.9} for w, s, e in words]
+    return json.dumps(
+        {"id": "long", "audio_url": "talk.mp3", "text": " ".join(w for w, _, _ in words), "words": entries}
+    )
+
+
+def vosk(words: Timed) -> str:
+    return "".join(json.dumps({"result": [{"conf": 1.0, "end": e, "start": s, "word": w} for w, s, e in c],
+                               "text": " ".join(w for w, _, _ in c)}) + "\n" for c in chunks(words, 12))  # fmt: skip
+
+
+def ctm(words: Timed) -> str:
+    return "".join(f"talk 1 {s:.2f} {e - s:.2f} {w} 0.90\n" for w, s, e in words)
+
+
+def tsv(words: Timed) -> str:
+    rows = [
+        f"{round(c[0][1] * 1000)}\t{round(c[-1][2] * 1000)}\t{' '.join(w for w, _, _ in c)}" for c in chunks(words, 12)
+    ]
+    return "start\tend\ttext\n" + "\n".join(rows) + "\n"
+
+
+def csv(words: Timed) -> str:
+    rows = [
+        f'{round(c[0][1] * 1000)},{round(c[-1][2] * 1000)}," {" ".join(w for w, _, _ in c)}"' for c in chunks(words, 12)
+    ]
+    return "start,end,text\n" + "\n".join(rows) + "\n"
+
+
+def printed(words: Timed) -> str:
+    return "".join(f"[{timestamp(c[0][1], '.')} --> {timestamp(c[-1][2], '.')}]  {' '.join(w for w, _, _ in c)}\n"
+                   for c in chunks(words, 12))  # fmt: skip
+
+
+# each format: its file's name, what writes it, and its reader's name
+FORMATS: Dict[str, Tuple[str, Callable[[Timed], str], str]] = {
+    "whisper": ("talk.json", whisper, "whisper"),
+    "whisper.cpp": ("talk.wav.json", whisper_cpp, "whisper-cpp"),
+    "srt": ("talk.srt", captions("srt"), "srt"),
+    "vtt": ("talk.vtt", captions("vtt"), "vtt"),
+    "deepgram": ("deepgram.json", deepgram, "deepgram"),
+    "google": ("google.json", google, "google"),
+    "assemblyai": ("assemblyai.json", assemblyai, "assemblyai"),
+    "vosk": ("vosk.jsonl", vosk, "vosk"),
+    "ctm": ("talk.ctm", ctm, "ctm"),
+    "tsv": ("talk.tsv", tsv, "tsv"),
+    "csv": ("talk.csv", csv, "csv"),
+    "printed": ("printed.txt", printed, "timestamped"),
+}
 
 _MEASURED = (
     "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, stderr=subprocess.DEVNULL); "
@@ -94,23 +159,15 @@ def main() -> None:
     parser.add_argument("--words", type=int, default=30_000)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
-    words = words_of(args.test, args.words)
+    words = timed(words_of(args.test, args.words))
     results: Dict[str, Dict[str, object]] = {}
     with tempfile.TemporaryDirectory() as folder:
-        files = {
-            "text": Path(folder, "line.txt"),
-            "whisper": Path(folder, "talk.json"),
-            "srt": Path(folder, "talk.srt"),
-            "deepgram": Path(folder, "deepgram.json"),
-            "google": Path(folder, "google.json"),
-        }
-        files["text"].write_text(" ".join(words) + "\n", encoding="utf8")
-        files["whisper"].write_text(whisper(words), encoding="utf8")
-        files["srt"].write_text(srt(words), encoding="utf8")
-        files["deepgram"].write_text(deepgram(words), encoding="utf8")
-        files["google"].write_text(google(words), encoding="utf8")
-        outputs = {}
-        for name, path in files.items():
+        files = {"text": (Path(folder, "line.txt"), " ".join(w for w, _, _ in words) + "\n", "")}
+        for name, (file_name, write, kind) in FORMATS.items():
+            files[name] = (Path(folder, file_name), write(words), kind)
+        reference: List[str] = []
+        for name, (path, content, kind) in files.items():
+            path.write_text(content, encoding="utf8")
             out = Path(folder, "out-" + path.name)
             command = [
                 "spacy-punct",
@@ -123,21 +180,16 @@ def main() -> None:
                 str(args.threads),
             ]
             results[name] = run(command)
-            outputs[name] = out.read_text(encoding="utf8")
+            written = out.read_text(encoding="utf8")
+            if not kind:
+                reference = marked_words(written)
+            else:  # the output read back by the format's own reader
+                said = " ".join(word.text for word in make_format(kind).read(written, out.name).words)
+                results[name]["equals_text"] = marked_words(said) == reference
             print(f"{name}: {results[name]['seconds']:.1f} s, peak {results[name]['peak_mb']:.0f} MB", file=sys.stderr)
-    reference = marked_words(outputs["text"])
-    whisper_text = "".join(segment["text"] for segment in json.loads(outputs["whisper"])["segments"])
-    caption_text = " ".join(
-        line for line in outputs["srt"].splitlines() if line and "-->" not in line and not line.isdigit()
-    )
-    deepgram_text = json.loads(outputs["deepgram"])["results"]["channels"][0]["alternatives"][0]["transcript"]
-    google_text = "".join(r["alternatives"][0]["transcript"] for r in json.loads(outputs["google"])["results"])
-    results["deepgram"]["equals_text"] = marked_words(deepgram_text) == reference
-    results["google"]["equals_text"] = marked_words(google_text) == reference
-    results["whisper"]["equals_text"] = marked_words(whisper_text) == reference
-    results["srt"]["equals_text"] = marked_words(caption_text) == reference
-    results["srt"]["cues_in"] = len(range(0, len(words), 10))
-    results["srt"]["cues_out"] = outputs["srt"].count("-->")
+            if name == "srt":
+                results[name]["cues_in"] = content.count("-->")
+                results[name]["cues_out"] = written.count("-->")
     result = {"test": str(args.test), "pipeline": args.pipeline, "words": len(words), "threads": args.threads,
               "runs": results}  # fmt: skip
     args.output.parent.mkdir(parents=True, exist_ok=True)

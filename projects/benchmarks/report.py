@@ -536,9 +536,9 @@ def long_transcripts_section(files: Sequence[Path]) -> List[str]:
     lines = [
         "## Long recordings (`projects/benchmarks/long_transcripts.py`)",
         "",
-        "The same words as one line of text, one openai-whisper result (segments of 12 words), an SRT file "
-        "(cues of 10 words), a Deepgram result and a Google Speech-to-Text response (results of 12 words), "
-        "each through `spacy-punct punctuate` in a process of its own.",
+        "The same words as one line of text and in every recogniser's format `spacy-punct punctuate` reads "
+        "(segments or results of 12 words, caption cues of 10), each through `spacy-punct punctuate` in a process "
+        "of its own; the output read back by the format's own reader.",
         "",
     ]
     for path in files:

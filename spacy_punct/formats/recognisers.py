@@ -97,9 +97,11 @@ def file_transcript_format(path: Path, encoding: Optional[str] = None) -> Option
         return None  # reading it as text names the problem
     try:
         head: List[str] = []
+        read = 0
         for line in reader:
             head.append(line)
-            if sum(len(part) for part in head) > 1_000_000:  # a Whisper result's "text" may come first
+            read += len(line)
+            if read > 1_000_000:  # a Whisper result's "text" may come first
                 break
     finally:
         reader.close()
