@@ -36,7 +36,9 @@ class CaptionFormat(TranscriptFormat):
             if said:
                 voice = said.group(1).strip()
             lines = [line for line in body.split("\n") if line.strip()]
-            if lines and _plain_words(lines[0]) == last_line:  # a rolling cue repeats the line before
+            # a rolling cue repeats the line before above its new one (YouTube's, a
+            # broadcast's roll-up), or for a moment alone; a cue that says it again is kept
+            if lines and _plain_words(lines[0]) == last_line and (len(lines) > 1 or end - start < _MOMENT):
                 lines = lines[1:]
             for word in _cue_words(start, end, "\n".join(lines)):
                 transcript.words.append(word)
@@ -88,6 +90,7 @@ class VttFormat(CaptionFormat):
         return text.lstrip("\ufeff").startswith("WEBVTT")
 
 
+_MOMENT = 0.05  # seconds: YouTube shows each line alone for 10 ms before it rolls up
 _TIMING = re.compile(r"^\s*(?:(\d+):)?(\d\d):(\d\d)[,.](\d\d\d)\s+-->\s+(?:(\d+):)?(\d\d):(\d\d)[,.](\d\d\d)")
 _VOICE = re.compile(r"^\s*<v(?:\.[^\s>]*)?\s+([^>]*)>")  # WebVTT's speaker: <v Bob>, <v.loud Bob>
 _INLINE = re.compile(r"<(?:(\d+):)?(\d\d):(\d\d)\.(\d\d\d)>")

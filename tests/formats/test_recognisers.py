@@ -295,18 +295,17 @@ def test_what_cannot_be_read_is_named_with_its_line(name, text, message):
 def test_words_a_cue_repeats_from_the_one_before_are_kept_unless_the_cue_rolls():
     srt = "1\n00:00:00,000 --> 00:00:01,000\nwe said no\n\n2\n00:00:01,000 --> 00:00:02,000\nno more\n"
     assert [w.text for w in make_format("srt").read(srt, "a.srt").words] == "we said no no more".split()
+    again = (
+        "1\n00:00:00,000 --> 00:00:01,000\nlet patients help\n\n2\n00:00:01,000 --> 00:00:02,000\nlet patients help\n"
+    )
+    assert len(make_format("srt").read(again, "a.srt").words) == 6  # said twice, kept twice
 
 
 def test_a_numbered_speaker_is_named_as_captions_name_it():
     from spacy_punct.formats.recognisers import speaker_name
 
-    assert [speaker_name(v) for v in (0, "2", "SPEAKER_00", None, "")] == [
-        "Speaker 0",
-        "Speaker 2",
-        "SPEAKER_00",
-        "",
-        "",
-    ]
+    names = [speaker_name(v) for v in (0, "2", "A", "SPEAKER_00", None, "")]
+    assert names == ["Speaker 0", "Speaker 2", "Speaker A", "SPEAKER_00", "", ""]
 
 
 @pytest.mark.parametrize(
