@@ -4,6 +4,7 @@ cannot be in many languages."""
 
 import json
 import re
+from itertools import accumulate
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .recognisers import (
@@ -61,6 +62,7 @@ class GoogleSpeechFormat(TranscriptFormat):
         bounds: List[Tuple[Optional[float], Optional[float]]] = []
         labels: List[str] = []  # per word, its channel and speaker
         ends: Dict[str, float] = {}  # per channel, the end of its last result
+        firsts = [0, *accumulate(map(len, read))]  # where each result's words start in the summary
         for number in order:
             where = f"{name}, result {number + 1}"
             channel = str(channels[number] or "")
@@ -76,7 +78,7 @@ class GoogleSpeechFormat(TranscriptFormat):
                 transcript.groups.append(number)
                 bounds.append((start, end))
                 # the speakers are named in the summary alone where there is one
-                named = entries[-1][sum(map(len, read[:number])) + position - 1] if summary else entry
+                named = entries[-1][firsts[number] + position - 1] if summary else entry
                 labels.append(f"{channel}:{_field(named, _SPEAKERS) or ''}")
                 transcript.speakers.append(speaker_name(_field(named, _SPEAKERS) or None))
         transcript.words = fill_untimed(transcript.words, bounds)

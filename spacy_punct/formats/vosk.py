@@ -2,7 +2,7 @@
 
 import json
 import re
-from typing import Any, List, Mapping, Sequence
+from typing import Any, Dict, List, Mapping, Sequence
 
 from .recognisers import (
     OutputWord,
@@ -87,8 +87,11 @@ def _with_alternatives(transcript: Transcript, words: Sequence[OutputWord]) -> s
     """Each result with words written back as read, its first alternative
     punctuated (as elsewhere, results without words, partial ones, go)."""
     lines = []
+    by_result: Dict[int, List[int]] = {}
+    for k, group in enumerate(transcript.groups):
+        by_result.setdefault(group, []).append(k)
     for number, value in enumerate(transcript.source["results"]):
-        ks = [k for k, group in enumerate(transcript.groups) if group == number]
+        ks = by_result.get(number, [])
         if not ks:
             continue
         record = dict(value)
