@@ -25,8 +25,8 @@ class DeepgramFormat(TranscriptFormat):
     [{"transcript", "words": [{"word", "start", "end", "confidence"}]}]}],
     "utterances"}}`. Each channel's first alternative is punctuated (as
     Deepgram's `punctuate` writes it: each word's `punctuated_word`, its
-    `word` as recognised, and the `transcript`); the other alternatives are
-    kept. Each channel is a text of its own, and with diarization each
+    `word` as recognised, the `transcript`, and `paragraphs` where Deepgram
+    made them); the other alternatives are kept. Each channel is a text of its own, and with diarization each
     speaker's turn (the words' `speaker`). Utterances (`utterances=true`)
     take their words' punctuated forms; nothing is re-cut."""
 
@@ -82,6 +82,8 @@ class DeepgramFormat(TranscriptFormat):
             if isinstance(best.get("words"), list) and best["words"]:
                 best["words"] = entries
             best["transcript"] = " ".join(words[k].text for k in ks)
+            if isinstance(best.get("paragraphs"), dict):
+                _punctuate_paragraphs(best["paragraphs"], [(transcript.words[k], words[k]) for k in ks])
         for utterance in results.get("utterances") or []:
             _punctuate_utterance(utterance, punctuated)
         return json.dumps(source, ensure_ascii=False, indent=transcript.source["indent"]) + "\n"
@@ -104,6 +106,42 @@ def _first_words(channel: Any, where: str) -> List[Any]:
     if not isinstance(said, str):
         raise RecordError(f"{where}, alternative 1: no 'words' and no 'transcript'.")
     return [{"word": word} for word in said.split()]
+
+
+def _punctuate_paragraphs(paragraphs: Dict[str, Any], words: List[Tuple[TimedWord, OutputWord]]) -> None:
+    """Deepgram's paragraphs (made from its own marks) with the channel's
+    words as punctuated: each paragraph's words are those spoken within it,
+    its sentences cut where theirs end, and its text in the transcript
+    replaced (a paragraph not found as read is left as it was)."""
+    layout, cursor, position = str(paragraphs.get("transcript", "")), 0, 0
+    for paragraph in paragraphs.get("paragraphs") or []:
+        if not isinstance(paragraph, dict) or not isinstance(paragraph.get("sentences"), list):
+            continue
+        end, count = paragraph.get("end"), paragraph.get("num_words")
+        inside: List[Tuple[TimedWord, OutputWord]] = []
+        while position < len(words):  # the words spoken before its end (or, without one, as many as it had)
+            spoken = words[position][0].start
+            if inside and (end is not None and spoken is not None and spoken >= end):
+                break
+            if end is None and isinstance(count, int) and len(inside) >= count:
+                break
+            inside.append(words[position])
+            position += 1
+        old = " ".join(str(s.get("text", "")) for s in paragraph["sentences"] if isinstance(s, Mapping))
+        sentences: List[Dict[str, Any]] = []
+        for timed, out in inside:
+            if not sentences or sentences[-1]["_closed"]:
+                sentences.append({"text": out.text, "start": timed.start, "end": timed.end, "_closed": False})
+            else:
+                sentences[-1].update(text=sentences[-1]["text"] + " " + out.text, end=timed.end)
+            sentences[-1]["_closed"] = out.sentence_end
+        paragraph["sentences"] = [{k: v for k, v in s.items() if k != "_closed"} for s in sentences]
+        new = " ".join(s["text"] for s in paragraph["sentences"])
+        found = layout.find(old, cursor) if old else -1
+        if found >= 0:
+            layout = layout[:found] + new + layout[found + len(old) :]
+            cursor = found + len(new)
+    paragraphs["transcript"] = layout
 
 
 def _key(channel: int, entry: Mapping[str, Any]) -> Tuple[int, Any, str]:

@@ -88,3 +88,28 @@ def test_a_result_punctuated_before_is_read_as_written_and_one_without_words_fro
 def test_what_cannot_be_read_is_named(text, message):
     with pytest.raises(RecordError, match=message):
         make_format("deepgram").read(text, "bad.json")
+
+
+def test_paragraphs_made_from_deepgrams_own_marks_take_the_new_ones():
+    said = [("so", "So"), ("how", "how"), ("was", "was"), ("the", "the"), ("trip", "trip."), ("it", "It")]
+    said += [("was", "was"), ("long", "long.")]
+    entries = [
+        {"word": w, "punctuated_word": p, "start": k * 0.3, "end": k * 0.3 + 0.2} for k, (w, p) in enumerate(said)
+    ]
+    paragraphs = {
+        "transcript": "\nSpeaker 0: So how was the trip.\n\nSpeaker 1: It was long.",
+        "paragraphs": [
+            {"sentences": [{"text": "So how was the trip.", "start": 0.0, "end": 1.4}], "num_words": 5, "end": 1.4},
+            {"sentences": [{"text": "It was long.", "start": 1.5, "end": 2.3}], "num_words": 3, "end": 2.3},
+        ],
+    }
+    value = {
+        "results": {"channels": [{"alternatives": [{"transcript": "", "words": entries, "paragraphs": paragraphs}]}]}
+    }
+    _, out = _written(json.dumps(value))
+    written = out["results"]["channels"][0]["alternatives"][0]["paragraphs"]
+    assert written["transcript"] == "\nSpeaker 0: So how was the trip?\n\nSpeaker 1: It was long."
+    assert [p["sentences"] for p in written["paragraphs"]] == [
+        [{"text": "So how was the trip?", "start": 0.0, "end": pytest.approx(1.4)}],
+        [{"text": "It was long.", "start": 1.5, "end": pytest.approx(2.3)}],
+    ]
