@@ -1,6 +1,6 @@
 """The page at / in a real headless Chromium (Playwright): pasted text is
-punctuated, and typed words come back over the WebSocket as they are
-committed. Skipped where no Chromium and no Playwright are installed."""
+punctuated, typed words come back over the WebSocket as they are
+committed, and a recogniser's file comes back in its own format. Skipped where no Chromium and no Playwright are installed."""
 
 import shutil
 
@@ -34,6 +34,12 @@ def test_the_page_punctuates_pasted_text_and_typed_words(tmp_path):
             "document.getElementById('committed').textContent.trim().startsWith('Hello')", timeout=30_000
         )
         assert page.inner_text("#committed").split()[0].startswith("Hello")
+        srt = tmp_path / "talk.srt"
+        srt.write_text("1\n00:00:00,000 --> 00:00:02,000\nso how was the trip it was long\n", encoding="utf8")
+        page.set_input_files("#file", str(srt))  # a recogniser's file comes back in its own format
+        page.wait_for_function("!document.getElementById('download').hidden", timeout=30_000)
+        assert page.get_attribute("#download", "download") == "talk.punct.srt"
+        assert page.inner_text("#output").startswith("1\n00:00:00,000 --> ")
         page.screenshot(path=str(tmp_path / "page.png"))
         browser.close()
     assert (tmp_path / "page.png").stat().st_size > 1000
