@@ -2,7 +2,7 @@
 
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import typer
 from spacy.language import Language
@@ -13,7 +13,7 @@ from ..formats.input_formats import check_engine
 from ..formats.output_formats import OutputWriter, make_writer
 from ..formats.recognisers import make_format, own_marks, read_recognised
 from ..formats.timed import RecordError
-from ..inference.folders import punctuate_folder
+from ..inference.folders import PipelineFor, punctuate_folder
 from ..inference.text_jobs import punctuated_output
 from ..inference.transcripts import written_transcript
 from ..languages import language_entry
@@ -48,7 +48,10 @@ from ._util import (
 
 @app.command(short_help="Punctuate text, records or timed words.")
 def punctuate(
-    model: str = typer.Argument(..., help="A pipeline name or path with a punctuator."),
+    model: str = typer.Argument(
+        ...,
+        help="A pipeline name or path with a punctuator, or auto: each recogniser's file read by the bundled pipeline of the language it names (Whisper's 'language').",
+    ),
     input: Optional[Path] = typer.Argument(
         None,
         help="Text file, plain or gzip (default or -: standard input), a recogniser's file, or a folder of them: each file into the same name under the new folder -o.",
@@ -117,11 +120,16 @@ def punctuate(
             fail("a folder's files are read each as its name and content say: leave out --whole and --input-format.")
         folder = _check_folder_output(input, output, from_format, format)
         set_threads_or_fail(threads)
-        nlp = load_or_fail(model)
-        settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold)
-        apply_transformer_settings(nlp, window, stride, cpu_precision)
+
+        def pipeline(name: str) -> Tuple[Language, DecisionSettings]:
+            nlp = load_or_fail(name)
+            settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold)
+            apply_transformer_settings(nlp, window, stride, cpu_precision)
+            return nlp, settings
+
         options = dict(encoding=encoding, batch_size=batch_size, max_chars=max_chars, max_seconds=max_seconds)
-        _punctuate_folder(nlp, input, folder, settings, from_format, format, progress, options)
+        chosen = _by_language(pipeline) if model == AUTO else pipeline(model)
+        _punctuate_folder(chosen, input, folder, from_format, format, progress, options)
         return
     if engine != "ray":  # Ray reads a folder of record files too
         check_input(input)
@@ -136,7 +144,7 @@ def punctuate(
         if engine != "local":
             fail(f"--engine {engine} reads records: a recogniser's file ({transcript}) is read by --engine local.")
         set_threads_or_fail(threads)
-        nlp = load_or_fail(model)
+        nlp = load_or_fail(_named_language(input, transcript, encoding) if model == AUTO else model)
         settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold)
         apply_transformer_settings(nlp, window, stride, cpu_precision)
         _punctuate_recognised_file(
@@ -153,6 +161,10 @@ def punctuate(
             hint=keep_existing is None and repair is None and add_marks is None,
         )
         return
+    if model == AUTO:
+        fail(
+            "auto chooses the bundled pipeline by the language a recogniser's file names; text names none: give a pipeline."
+        )
     if input_format is not None and input_format not in ("text", "jsonl"):
         fail(f"unknown --input-format {input_format!r}; choose text or jsonl.")
     if engine == "local":
@@ -225,10 +237,9 @@ def punctuate(
 
 
 def _punctuate_folder(
-    nlp: Language,
+    chosen: Union[Tuple[Language, DecisionSettings], PipelineFor],
     input: Path,
     output: Path,
-    settings: DecisionSettings,
     from_format: Optional[str],
     format: Optional[str],
     progress: Optional[bool],
@@ -236,6 +247,7 @@ def _punctuate_folder(
 ) -> None:
     """`punctuate MODEL FOLDER -o FOLDER`: each file into the same name
     under the output folder; a file that cannot be read is named and left out."""
+    nlp, settings = chosen if isinstance(chosen, tuple) else (chosen, None)
     bar = _words_bar(progress, output)
     done = left_out = words = 0
     try:
@@ -243,7 +255,8 @@ def _punctuate_folder(
             nlp, input, output, settings=settings, transcript_format=from_format, output_format=format,
             progress=bar.update, **options,
         ):  # fmt: skip
-            note = language_note(str(input / file.path), file.language, nlp.lang)
+            lang = nlp.lang if isinstance(nlp, Language) else file.language  # auto reads each in its own
+            note = language_note(str(input / file.path), file.language, lang)
             if note:
                 bar.write(note, file=sys.stderr)
             if file.error is None:
@@ -259,6 +272,39 @@ def _punctuate_folder(
     typer.echo(summary + (f"; {left_out} left out." if left_out else "."), err=True)
     if left_out:
         raise typer.Exit(1)
+
+
+def _by_language(pipeline: Callable[[str], Tuple[Language, DecisionSettings]]) -> PipelineFor:
+    """`auto`: each file's bundled pipeline by the language it names, each loaded once."""
+    loaded: Dict[str, Tuple[Language, DecisionSettings]] = {}
+
+    def choose(language: Optional[str]) -> Tuple[Language, Optional[DecisionSettings]]:
+        if language is None:
+            raise ValueError("it names no language, so auto has no pipeline for it.")
+        if not default_pipeline(language):
+            raise ValueError(f"it is in {_language(language)}, which no bundled pipeline reads.")
+        if language not in loaded:
+            loaded[language] = pipeline(language)
+        return loaded[language]
+
+    return choose
+
+
+def _named_language(input: Optional[Path], kind: str, encoding: Optional[str]) -> str:
+    """`auto` for one recogniser's file: the language it names, which a bundled pipeline reads."""
+    where = "standard input" if input is None or is_standard_stream(input) else str(input)
+    if input is None or is_standard_stream(input):
+        fail("auto reads the language a recogniser's file names: give the file, not standard input.")
+    try:
+        text = textio.read_text(input, encoding)[0]
+        language = read_recognised(text, kind, name=where)[1].language
+    except (textio.InputError, RecordError, ValueError) as e:
+        fail(str(e))
+    if language is None:
+        fail(f"{where} names no language, so auto has no pipeline for it: give one (en, hu, bn).")
+    if not default_pipeline(language):
+        fail(f"{where} is in {_language(language)}, which no bundled pipeline reads.")
+    return language
 
 
 def _check_folder_output(
@@ -323,6 +369,9 @@ def _language(code: str) -> str:
     name = language_entry(code).name
     return name if name != code else repr(code)
 
+
+# the model name that chooses each recogniser's file's bundled pipeline by the language it names
+AUTO = "auto"
 
 # a recogniser's file with this many marks of its own is told of --repair
 OWN_MARKS_HINT = 3

@@ -8,7 +8,7 @@ and left out, its output removed, and the others go on."""
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 from spacy.language import Language
 
@@ -20,6 +20,9 @@ from ..formats.textio import InputError, open_text
 from ..formats.timed import RecordError
 from .text_jobs import punctuated_output
 from .transcripts import punctuate_transcripts, write_transcript
+
+# a pipeline and its decision settings (None: its own) for the language a file names (None: it names none)
+PipelineFor = Callable[[Optional[str]], Tuple[Language, Optional[DecisionSettings]]]
 
 # recognisers' files punctuated together: at most this many words, or files
 GROUP_WORDS = 20_000
@@ -61,7 +64,7 @@ def folder_files(folder: Path) -> List[Path]:
 
 
 def punctuate_folder(
-    nlp: Language,
+    nlp: Union[Language, PipelineFor],
     source: Path,
     target: Path,
     *,
@@ -80,28 +83,42 @@ def punctuate_folder(
     content and name, else text or JSONL records by its name);
     `output_format`: write every file so (default: a recogniser's file in
     its own format, others as text or JSONL as read). `progress`: called
-    with the words done of each file."""
+    with the words done of each file. `nlp`: the pipeline, or a function
+    that gives each file's pipeline and settings by the language the file
+    names (`PipelineFor`; a ValueError leaves the file out)."""
+    choose: PipelineFor = (lambda language: (nlp, settings)) if isinstance(nlp, Language) else nlp
     options: Dict[str, Any] = dict(max_chars=max_chars, max_seconds=max_seconds)
     group: List[_Read] = []
+    chosen: Tuple[Optional[Language], Optional[DecisionSettings]] = (None, None)  # the group's
+
+    def done() -> Iterator[FileDone]:
+        if group:
+            pipe, pipe_settings = chosen
+            assert pipe is not None
+            yield from _group_done(pipe, group, target, pipe_settings, output_format, batch_size, options, progress)
+
     for path in folder_files(source):
         try:
             kind = transcript_format or file_transcript_format(source / path, encoding)
-            if kind is not None:
-                read = _read_transcript(source, path, kind, encoding, options)
+            read = _read_transcript(source, path, kind, encoding, options) if kind is not None else None
+            pipe, pipe_settings = choose(read.transcript.language if read is not None else None)
         except _ERRORS as e:
-            yield from _group_done(nlp, group, target, settings, output_format, batch_size, options, progress)
+            yield from done()
             yield FileDone(path, 0, _named(e, source / path))
             continue
-        if kind is not None:
+        if read is not None:
+            if group and pipe is not chosen[0]:  # a group is punctuated by one pipeline
+                yield from done()
             group.append(read)
+            chosen = (pipe, pipe_settings)
             if len(group) >= GROUP_FILES or sum(len(r.transcript.words) for r in group) >= GROUP_WORDS:
-                yield from _group_done(nlp, group, target, settings, output_format, batch_size, options, progress)
+                yield from done()
             continue
-        yield from _group_done(nlp, group, target, settings, output_format, batch_size, options, progress)
+        yield from done()
         partial = _partial(_output_path(target, path))
         try:
             words = _punctuate_text_file(
-                nlp, source / path, partial, settings, output_format, encoding, batch_size, progress
+                pipe, source / path, partial, pipe_settings, output_format, encoding, batch_size, progress
             )
         except _ERRORS as e:
             partial.unlink(missing_ok=True)
@@ -109,7 +126,7 @@ def punctuate_folder(
             continue
         os.replace(partial, target / path)
         yield FileDone(path, words)
-    yield from _group_done(nlp, group, target, settings, output_format, batch_size, options, progress)
+    yield from done()
 
 
 def _read_transcript(source: Path, path: Path, kind: str, encoding: Optional[str], options: Dict[str, Any]) -> _Read:

@@ -508,3 +508,18 @@ def test_a_recognisers_file_in_another_language_is_noted(model, tmp_path):
     assert f"note: {path} says it is in Hungarian, this pipeline reads English: spacy-punct punctuate hu" in told.output
     path.write_text(json.dumps({**result, "language": "en"}), encoding="utf8")
     assert "note:" not in runner.invoke(app, ["punctuate", model, str(path)]).output
+
+
+def test_auto_reads_each_recogniser_file_by_the_language_it_names(tmp_path):
+    path = tmp_path / "talk.json"
+    path.write_text(json.dumps({"segments": [{"start": 0.0, "end": 2.0, "text": " so how was it"}]}), encoding="utf8")
+    unnamed = runner.invoke(app, ["punctuate", "auto", str(path)])
+    assert unnamed.exit_code == 1 and "names no language, so auto has no pipeline for it" in unnamed.output
+    path.write_text(json.dumps({"language": "de", "segments": []}), encoding="utf8")
+    other = runner.invoke(app, ["punctuate", "auto", str(path)])
+    assert other.exit_code == 1 and "is in 'de', which no bundled pipeline reads" in other.output
+    path.write_text(json.dumps({"language": "en", "segments": [{"start": 0.0, "end": 2.0, "text": " so how was it"}]}))
+    named = runner.invoke(app, ["punctuate", "auto", str(path)])  # the bundled English pipeline
+    assert named.exit_code == 0 and json.loads(named.output)["segments"][0]["text"].startswith(" So how was it")
+    text = runner.invoke(app, ["punctuate", "auto"], input="so how\n")
+    assert text.exit_code == 1 and "text names none: give a pipeline" in text.output

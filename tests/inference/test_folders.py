@@ -52,3 +52,27 @@ def test_an_output_format_writes_every_file_so(trained, tmp_path):
     assert all(
         (tmp_path / "out" / name).read_text(encoding="utf8").startswith("WEBVTT") for name in ("a.json", "b.json")
     )
+
+
+def test_each_file_can_take_the_pipeline_of_the_language_it_names(trained, tmp_path):
+    source = tmp_path / "in"
+    source.mkdir()
+    for name, language in (("a.json", "en"), ("b.json", "xx"), ("c.json", "en")):
+        result = {"language": language, "segments": [{"start": 0.0, "end": 2.0, "text": " so how was the trip"}]}
+        (source / name).write_text(json.dumps(result), encoding="utf8")
+    asked = []
+
+    def choose(language):
+        asked.append(language)
+        if language != "en":
+            raise ValueError(f"no pipeline reads {language!r}.")
+        return trained, None
+
+    done = list(punctuate_folder(choose, source, tmp_path / "out"))
+    assert [(file.path.name, file.error) for file in done] == [
+        ("a.json", None), ("b.json", f"{source / 'b.json'}: no pipeline reads 'xx'."), ("c.json", None)
+    ]  # fmt: skip
+    assert asked == ["en", "xx", "en"] and done[0].language == "en"
+    assert (tmp_path / "out" / "a.json").read_text(encoding="utf8") == punctuate_recognised(
+        trained, (source / "a.json").read_text(encoding="utf8")
+    )
