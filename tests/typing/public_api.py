@@ -1,5 +1,6 @@
 """The public API as the README uses it: checked by mypy in tests/test_typing.py, never run."""
 
+from pathlib import Path
 from typing import Any, Dict, List
 
 import spacy
@@ -14,6 +15,8 @@ from spacy_punct import (
     evaluate,
     load_pipeline,
     punctuate,
+    punctuate_folder,
+    punctuate_recognised,
     punctuate_records,
     stream_punctuate,
 )
@@ -47,3 +50,8 @@ def readme() -> None:
         print(word.text)
     for word in stream_punctuate(nlp, ["so", "how"], EntropyLookahead(0.5, 4)):
         print(word.text)
+
+    whisper: Dict[str, Any] = punctuate_recognised(nlp, {"segments": [{"start": 0.0, "end": 1.0, "text": " so how"}]})
+    print(whisper["segments"], punctuate_recognised(nlp, "1\n00:00:00,000 --> 00:00:01,000\nso how\n").upper())
+    for file in punctuate_folder(nlp, Path("whisper"), Path("punctuated")):
+        print(file.path, file.words, file.error, file.language)
