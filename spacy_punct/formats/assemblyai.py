@@ -5,17 +5,8 @@ without marks or capitals where it was asked for `punctuate: false` and
 import json
 from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
-from .recognisers import (
-    OutputWord,
-    Transcript,
-    TranscriptFormat,
-    json_indent,
-    json_value,
-    language_code,
-    speaker_name,
-    speaker_turns,
-    transcript_formats,
-)
+from . import recognisers
+from .recognisers import OutputWord, Transcript, TranscriptFormat, transcript_formats
 from .timed import RecordError, TimedWord
 
 
@@ -36,24 +27,24 @@ class AssemblyAIFormat(TranscriptFormat):
         return head.startswith("{") and any(key in head for key in _KEYS) and '"words"' in text
 
     def read(self, text: str, name: str) -> Transcript:
-        value = json_value(text, name)
+        value = recognisers.json_value(text, name)
         entries = value.get("words") if isinstance(value, Mapping) else None
         if not isinstance(entries, list):
             said = value.get("text") if isinstance(value, Mapping) else None
             if entries is not None or not isinstance(said, str):
                 raise RecordError(f"{name}: expected AssemblyAI's transcript: an object with 'words' or 'text'.")
             entries = [{"text": word} for word in said.split()]
-        transcript = Transcript([], source={"value": value, "indent": json_indent(text)})
+        transcript = Transcript([], source={"value": value, "indent": recognisers.json_indent(text)})
         labels: List[str] = []
         for position, entry in enumerate(entries, start=1):
             transcript.words.append(_word(entry, f"{name}, word {position}"))
             transcript.fields.append(dict(entry))
             transcript.groups.append(0)
             labels.append(f"{entry.get('channel') or ''}:{entry.get('speaker') or ''}")
-            transcript.speakers.append(speaker_name(entry.get("speaker")))
+            transcript.speakers.append(recognisers.speaker_name(entry.get("speaker")))
         if len(set(labels)) > 1:
-            transcript.turns = speaker_turns(labels)
-        transcript.language = language_code(value.get("language_code"))
+            transcript.turns = recognisers.speaker_turns(labels)
+        transcript.language = recognisers.language_code(value.get("language_code"))
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:

@@ -4,18 +4,8 @@ marks or capitals unless `punctuate` was asked for."""
 import json
 from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
-from .recognisers import (
-    OutputWord,
-    Transcript,
-    TranscriptFormat,
-    json_indent,
-    json_value,
-    language_code,
-    speaker_name,
-    speaker_turns,
-    timed_entry,
-    transcript_formats,
-)
+from . import recognisers
+from .recognisers import OutputWord, Transcript, TranscriptFormat, transcript_formats
 from .timed import RecordError, TimedWord, fill_untimed
 
 
@@ -38,17 +28,17 @@ class DeepgramFormat(TranscriptFormat):
         return head.startswith("{") and '"channels"' in head and '"alternatives"' in head
 
     def read(self, text: str, name: str) -> Transcript:
-        value = json_value(text, name)
+        value = recognisers.json_value(text, name)
         results = value.get("results") if isinstance(value, Mapping) else None
         channels = results.get("channels") if isinstance(results, Mapping) else None
         if not isinstance(channels, list):
             raise RecordError(f"{name}: expected Deepgram's result: an object with 'results' and its 'channels'.")
-        transcript = Transcript([], source={"value": value, "indent": json_indent(text)})
+        transcript = Transcript([], source={"value": value, "indent": recognisers.json_indent(text)})
         speakers: List[str] = []
         for number, channel in enumerate(channels):
             where = f"{name}, channel {number + 1}"
             for position, entry in enumerate(_first_words(channel, where), start=1):
-                word = timed_entry(entry, f"{where}, word {position}")
+                word = recognisers.timed_entry(entry, f"{where}, word {position}")
                 written = entry.get("punctuated_word")  # a result punctuated before: its marks are the input's
                 if isinstance(written, str) and written.strip():
                     word = TimedWord(written.strip(), word.start, word.end)
@@ -56,12 +46,12 @@ class DeepgramFormat(TranscriptFormat):
                 transcript.fields.append(dict(entry))
                 transcript.groups.append(number)
                 speakers.append(f"{number}:{entry.get('speaker', '')}")
-                transcript.speakers.append(speaker_name(entry.get("speaker")))
+                transcript.speakers.append(recognisers.speaker_name(entry.get("speaker")))
         transcript.words = fill_untimed(transcript.words, [(None, None)] * len(transcript.words))
         if len(set(speakers)) > 1:  # channels, or speakers within one: each turn a text of its own
-            transcript.turns = speaker_turns(speakers)
+            transcript.turns = recognisers.speaker_turns(speakers)
         detected = [channel.get("detected_language") for channel in channels if isinstance(channel, Mapping)]
-        transcript.language = next((code for code in map(language_code, detected) if code), None)
+        transcript.language = next((code for code in map(recognisers.language_code, detected) if code), None)
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:

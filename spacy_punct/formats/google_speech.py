@@ -7,17 +7,8 @@ import re
 from itertools import accumulate
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .recognisers import (
-    OutputWord,
-    Transcript,
-    TranscriptFormat,
-    json_indent,
-    json_value,
-    language_code,
-    speaker_name,
-    speaker_turns,
-    transcript_formats,
-)
+from . import recognisers
+from .recognisers import OutputWord, Transcript, TranscriptFormat, transcript_formats
 from .timed import RecordError, TimedWord, duration_seconds, fill_untimed, spread_words
 
 # each field as the REST API (camelCase), the Python client's `to_dict` (snake_case) and v2 name it
@@ -49,7 +40,7 @@ class GoogleSpeechFormat(TranscriptFormat):
         return head.startswith("{") and bool(re.search(r'"results"\s*:\s*\[', head)) and '"alternatives"' in head
 
     def read(self, text: str, name: str) -> Transcript:
-        value = json_value(text, name)
+        value = recognisers.json_value(text, name)
         results = value.get("results") if isinstance(value, Mapping) else None
         if not isinstance(results, list):
             raise RecordError(f"{name}: expected Google's response: an object with a list of 'results'.")
@@ -58,7 +49,9 @@ class GoogleSpeechFormat(TranscriptFormat):
         read = entries[:-1] if summary else entries
         channels = [_field(result, _CHANNELS) for result in results]
         order = sorted(range(len(read)), key=lambda n: str(channels[n] or ""))  # a channel's results together
-        transcript = Transcript([], source={"value": value, "summary": summary, "indent": json_indent(text)})
+        transcript = Transcript(
+            [], source={"value": value, "summary": summary, "indent": recognisers.json_indent(text)}
+        )
         bounds: List[Tuple[Optional[float], Optional[float]]] = []
         labels: List[str] = []  # per word, its channel and speaker
         ends: Dict[str, float] = {}  # per channel, the end of its last result
@@ -80,12 +73,12 @@ class GoogleSpeechFormat(TranscriptFormat):
                 # the speakers are named in the summary alone where there is one
                 named = entries[-1][firsts[number] + position - 1] if summary else entry
                 labels.append(f"{channel}:{_field(named, _SPEAKERS) or ''}")
-                transcript.speakers.append(speaker_name(_field(named, _SPEAKERS) or None))
+                transcript.speakers.append(recognisers.speaker_name(_field(named, _SPEAKERS) or None))
         transcript.words = fill_untimed(transcript.words, bounds)
-        codes = (language_code(_field(result, ("languageCode", "language_code"))) for result in results)
+        codes = (recognisers.language_code(_field(result, ("languageCode", "language_code"))) for result in results)
         transcript.language = next((code for code in codes if code), None)
         if len(set(labels)) > 1:
-            transcript.turns = speaker_turns(labels)
+            transcript.turns = recognisers.speaker_turns(labels)
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:

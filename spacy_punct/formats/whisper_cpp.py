@@ -4,16 +4,9 @@ import json
 import re
 from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
+from . import recognisers
 from .captions import timestamp
-from .recognisers import (
-    OutputWord,
-    Transcript,
-    TranscriptFormat,
-    json_value,
-    language_code,
-    sentence_indices,
-    transcript_formats,
-)
+from .recognisers import OutputWord, Transcript, TranscriptFormat, transcript_formats
 from .timed import RecordError, TimedWord, spread_words
 
 
@@ -35,14 +28,16 @@ class WhisperCppFormat(TranscriptFormat):
         return head.startswith("{") and '"transcription"' in head
 
     def read(self, text: str, name: str) -> Transcript:
-        value = json_value(text, name)
+        value = recognisers.json_value(text, name)
         segments = value.get("transcription") if isinstance(value, Mapping) else None
         if not isinstance(segments, list):
             raise RecordError(f"{name}: expected whisper.cpp's JSON: an object with 'transcription'.")
         result, params = value.get("result"), value.get("params")
         said = (result if isinstance(result, Mapping) else {}).get("language")
         asked = (params if isinstance(params, Mapping) else {}).get("language")
-        transcript = Transcript([], source=value, language=language_code(said) or language_code(asked))
+        transcript = Transcript(
+            [], source=value, language=recognisers.language_code(said) or recognisers.language_code(asked)
+        )
         for number, segment in enumerate(segments):
             where = f"{name}, segment {number + 1}"
             start, end = _offsets(segment, where)
@@ -64,7 +59,7 @@ class WhisperCppFormat(TranscriptFormat):
         source = dict(transcript.source)
         segments = source["transcription"]
         new_segments: List[Dict[str, Any]] = []
-        for sentence in sentence_indices(words):
+        for sentence in recognisers.sentence_indices(words):
             read = segments[transcript.groups[sentence[0]]]
             start = transcript.words[sentence[0]].start or 0.0
             end = max(start, transcript.words[sentence[-1]].end or start)

@@ -5,23 +5,16 @@ from pathlib import Path
 
 import pytest
 
-from spacy_punct.formats.recognisers import OutputWord, detect_format, make_format
+from spacy_punct.formats.recognisers import detect_format, make_format
 from spacy_punct.formats.timed import RecordError
 
 SAMPLE = Path(__file__).parents[1] / "data" / "recognisers" / "assemblyai.json"
-PUNCTUATED = [OutputWord(t, t.endswith(("?", "."))) for t in "So how was the trip? It was long.".split()]
 
 
-def _round_trip(value):
-    text = value if isinstance(value, str) else json.dumps(value)
-    transcript = make_format("assemblyai").read(text, "talk.json")
-    return transcript, json.loads(make_format("assemblyai").write(transcript, PUNCTUATED[: len(transcript.words)]))
-
-
-def test_words_text_and_utterances_are_punctuated_in_place_and_times_read_as_milliseconds():
+def test_words_text_and_utterances_are_punctuated_in_place_and_times_read_as_milliseconds(json_round_trip):
     text = SAMPLE.read_text(encoding="utf8")
     assert detect_format(SAMPLE, text) == "assemblyai"
-    transcript, out = _round_trip(text)
+    transcript, out = json_round_trip("assemblyai", text)
     assert [(w.start, w.end) for w in transcript.words][4] == (0.8, 1.2) and transcript.language == "en"
     assert out["text"] == "So how was the trip? It was long."
     assert out["words"][4] == {"text": "trip?", "start": 800, "end": 1200, "confidence": 0.9, "speaker": None}
@@ -32,14 +25,14 @@ def test_words_text_and_utterances_are_punctuated_in_place_and_times_read_as_mil
         {"speaker": "A", "start": 0, "end": 1200, "text": "so how was the trip", "words": value["words"][:5]},
         {"speaker": "B", "start": 1600, "end": 2600, "text": "it was long", "words": value["words"][5:]},
     ]
-    transcript, out = _round_trip(value)
+    transcript, out = json_round_trip("assemblyai", value)
     assert transcript.turns == [0] * 5 + [1] * 3 and transcript.speakers[-1] == "Speaker B"
     assert [u["text"] for u in out["utterances"]] == ["So how was the trip?", "It was long."]
     assert out["utterances"][1]["words"][0]["text"] == "It"
 
 
-def test_a_transcript_without_words_is_read_from_its_text():
-    transcript, out = _round_trip({"audio_url": "a.mp3", "text": "so how was the trip"})
+def test_a_transcript_without_words_is_read_from_its_text(json_round_trip):
+    transcript, out = json_round_trip("assemblyai", {"audio_url": "a.mp3", "text": "so how was the trip"})
     assert [w.text for w in transcript.words] == ["so", "how", "was", "the", "trip"]
     assert out == {"audio_url": "a.mp3", "text": "So how was the trip?"}
 

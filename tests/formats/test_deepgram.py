@@ -9,18 +9,12 @@ from spacy_punct.formats.recognisers import OutputWord, detect_format, make_form
 from spacy_punct.formats.timed import RecordError
 
 SAMPLE = Path(__file__).parents[1] / "data" / "recognisers" / "deepgram.json"
-PUNCTUATED = [OutputWord(t, t.endswith(("?", "."))) for t in "So how was the trip? It was long.".split()]
 
 
-def _written(text):
-    transcript = make_format("deepgram").read(text, "talk.json")
-    return transcript, json.loads(make_format("deepgram").write(transcript, PUNCTUATED[: len(transcript.words)]))
-
-
-def test_words_take_their_punctuated_forms_beside_the_recognised_ones():
+def test_words_take_their_punctuated_forms_beside_the_recognised_ones(json_round_trip):
     text = SAMPLE.read_text(encoding="utf8")
     assert detect_format(SAMPLE, text) == "deepgram"
-    _, out = _written(text)
+    _, out = json_round_trip("deepgram", text)
     best, other = out["results"]["channels"][0]["alternatives"]
     assert best["transcript"] == "So how was the trip? It was long."
     assert [(w["word"], w["punctuated_word"]) for w in best["words"]][3:6] == [
@@ -32,7 +26,9 @@ def test_words_take_their_punctuated_forms_beside_the_recognised_ones():
     assert other["transcript"] == "so how was the strip it was long"  # the other alternative as read
     assert [u["transcript"] for u in out["results"]["utterances"]] == ["So how was the trip?", "It was long."]
     assert out["metadata"]["request_id"] == "0b5f"
-    assert "\n" not in make_format("deepgram").write(make_format("deepgram").read(text, "t"), PUNCTUATED).strip()
+    transcript = make_format("deepgram").read(text, "t")
+    as_read = [OutputWord(word.text, False) for word in transcript.words]
+    assert "\n" not in make_format("deepgram").write(transcript, as_read).strip()  # on one line, as read
 
 
 def test_channels_and_speakers_are_texts_of_their_own():
@@ -49,7 +45,7 @@ def test_channels_and_speakers_are_texts_of_their_own():
     assert transcript.groups == [0, 0, 0, 1, 1]
 
 
-def test_a_result_punctuated_before_is_read_as_written_and_one_without_words_from_its_transcript():
+def test_a_result_punctuated_before_is_read_as_written_and_one_without_words_from_its_transcript(json_round_trip):
     value = {
         "results": {
             "channels": [
@@ -69,7 +65,7 @@ def test_a_result_punctuated_before_is_read_as_written_and_one_without_words_fro
     }
     assert [w.text for w in make_format("deepgram").read(json.dumps(value), "t").words] == ["So,", "how"]
     bare = {"results": {"channels": [{"alternatives": [{"transcript": "so how was the trip", "words": []}]}]}}
-    transcript, out = _written(json.dumps(bare))
+    transcript, out = json_round_trip("deepgram", json.dumps(bare))
     assert [w.text for w in transcript.words] == ["so", "how", "was", "the", "trip"]
     assert out["results"]["channels"][0]["alternatives"][0] == {"transcript": "So how was the trip?", "words": []}
 
@@ -90,7 +86,7 @@ def test_what_cannot_be_read_is_named(text, message):
         make_format("deepgram").read(text, "bad.json")
 
 
-def test_paragraphs_made_from_deepgrams_own_marks_take_the_new_ones():
+def test_paragraphs_made_from_deepgrams_own_marks_take_the_new_ones(json_round_trip):
     said = [("so", "So"), ("how", "how"), ("was", "was"), ("the", "the"), ("trip", "trip."), ("it", "It")]
     said += [("was", "was"), ("long", "long.")]
     entries = [
@@ -106,7 +102,7 @@ def test_paragraphs_made_from_deepgrams_own_marks_take_the_new_ones():
     value = {
         "results": {"channels": [{"alternatives": [{"transcript": "", "words": entries, "paragraphs": paragraphs}]}]}
     }
-    _, out = _written(json.dumps(value))
+    _, out = json_round_trip("deepgram", json.dumps(value))
     written = out["results"]["channels"][0]["alternatives"][0]["paragraphs"]
     assert written["transcript"] == "\nSpeaker 0: So how was the trip?\n\nSpeaker 1: It was long."
     assert [p["sentences"] for p in written["paragraphs"]] == [
