@@ -1,8 +1,8 @@
 """Captions from punctuated, timed words: SRT and WebVTT cues cut at sentence
 ends, and earlier where a cue would grow past a maximum length or duration."""
 
-from dataclasses import dataclass
-from typing import Iterable, Iterator, List
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable, Iterator, List, Tuple
 
 from spacy.tokens import Doc
 
@@ -22,6 +22,7 @@ class CaptionWord:
     sentence_end: bool = False
     settings: str = ""  # WebVTT cue settings (`align:start position:0%`) of the cue it was read from
     voice: str = ""  # WebVTT's speaker (`<v Bob>`) of the cue it was read from
+    style: str = ""  # the caption's styles it was read in: "i", "b", "u" or several ("bi")
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class Cue:
     text: str
     settings: str = ""  # WebVTT cue settings: its first word's
     voice: str = ""  # WebVTT's speaker: its words'
+    styled: Tuple[Tuple[str, str], ...] = ()  # its words and their styles, where any has one
 
 
 class CueBuilder:
@@ -66,7 +68,7 @@ class CueBuilder:
         if not self._words:
             return []
         last = self._words[-1]
-        self._words[-1] = CaptionWord(last.text + mark, last.start, last.end, True)
+        self._words[-1] = replace(last, text=last.text + mark, sentence_end=True)
         return [self._cue()]
 
     def flush(self) -> List[Cue]:
@@ -77,7 +79,9 @@ class CueBuilder:
         words, self._words = self._words, []
         self._count += 1
         end = max(max(w.end for w in words), words[0].start)
-        return Cue(self._count, words[0].start, end, " ".join(w.text for w in words), words[0].settings, words[0].voice)
+        styled = tuple((w.text, w.style) for w in words) if any(w.style for w in words) else ()
+        text = " ".join(w.text for w in words)
+        return Cue(self._count, words[0].start, end, text, words[0].settings, words[0].voice, styled)
 
 
 def cues(words: Iterable[CaptionWord], max_chars: int = 84, max_seconds: float = 7.0) -> Iterator[Cue]:
@@ -134,13 +138,29 @@ def timestamp(seconds: float, separator: str) -> str:
 def format_cue(cue: Cue, kind: str) -> str:
     """One cue as SRT or WebVTT text, ending with a blank line."""
     if kind == "srt":
-        return f"{cue.index}\n{timestamp(cue.start, ',')} --> {timestamp(cue.end, ',')}\n{cue.text}\n\n"
+        return f"{cue.index}\n{timestamp(cue.start, ',')} --> {timestamp(cue.end, ',')}\n{_styled(cue, str)}\n\n"
     if kind == "vtt":
         settings = f" {cue.settings}" if cue.settings else ""
         voice = f"<v {cue.voice}>" if cue.voice else ""
         timing = f"{timestamp(cue.start, '.')} --> {timestamp(cue.end, '.')}{settings}"
-        return f"{cue.index}\n{timing}\n{voice}{vtt_escape(cue.text)}\n\n"
+        return f"{cue.index}\n{timing}\n{voice}{_styled(cue, vtt_escape)}\n\n"
     raise ValueError(f"Unknown caption format {kind!r}; choose one of {', '.join(CAPTION_FORMATS)}.")
+
+
+def _styled(cue: Cue, escape: Callable[[str], str]) -> str:
+    """A cue's text, each run of words in one style within its tags (`<i>so how</i> was`)."""
+    if not cue.styled:
+        return escape(cue.text)
+    runs: List[Tuple[str, List[str]]] = []
+    for text, style in cue.styled:
+        if runs and runs[-1][0] == style:
+            runs[-1][1].append(escape(text))
+        else:
+            runs.append((style, [escape(text)]))
+    return " ".join(
+        "".join(f"<{tag}>" for tag in style) + " ".join(words) + "".join(f"</{tag}>" for tag in reversed(style))
+        for style, words in runs
+    )
 
 
 def vtt_escape(text: str) -> str:

@@ -3,7 +3,7 @@ whose rolling cues repeat words, de-duplicated) and written back as cues
 re-cut at sentence ends."""
 
 import re
-from typing import Any, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Iterator, List, Optional, Sequence, Set, Tuple
 
 from .captions import CaptionWord, CueBuilder, caption_header, format_cue
 from .recognisers import OutputWord, Transcript, TranscriptFormat, language_code, speaker_turns, transcript_formats
@@ -40,9 +40,11 @@ class CaptionFormat(TranscriptFormat):
             # broadcast's roll-up), or for a moment alone; a cue that says it again is kept
             if lines and _plain_words(lines[0]) == last_line and (len(lines) > 1 or end - start < _MOMENT):
                 lines = lines[1:]
-            for word in _cue_words(start, end, "\n".join(lines)):
+            said_words = _cue_words(start, end, "\n".join(lines))
+            styles = [""] * len(said_words) if _INLINE.search(body) else _word_styles("\n".join(lines))
+            for word, style in zip(said_words, styles):
                 transcript.words.append(word)
-                transcript.fields.append({"settings": settings, "voice": voice or ""})
+                transcript.fields.append({"settings": settings, "voice": voice or "", "style": style})
                 transcript.groups.append(number)
             if lines:
                 last_line = _plain_words(lines[-1])
@@ -60,9 +62,18 @@ class CaptionFormat(TranscriptFormat):
         for k, (word, out) in enumerate(zip(transcript.words, words)):
             start = word.start if word.start is not None else 0.0
             end = word.end if word.end is not None else start
-            fields = transcript.fields[k] if transcript.fields and self.kind == "vtt" else {}
+            fields = transcript.fields[k] if transcript.fields else {}
+            own = fields if self.kind == "vtt" else {}  # cue settings and speakers are WebVTT's
             found += builder.add(
-                CaptionWord(out.text, start, end, out.sentence_end, fields.get("settings", ""), fields.get("voice", ""))
+                CaptionWord(
+                    out.text,
+                    start,
+                    end,
+                    out.sentence_end,
+                    own.get("settings", ""),
+                    own.get("voice", ""),
+                    fields.get("style", ""),
+                )  # fmt: skip
             )
         found += builder.flush()
         blocks = source["blocks"] if self.kind == "vtt" else []
@@ -96,6 +107,7 @@ _VOICE = re.compile(r"^\s*<v(?:\.[^\s>]*)?\s+([^>]*)>")  # WebVTT's speaker: <v 
 _INLINE = re.compile(r"<(?:(\d+):)?(\d\d):(\d\d)\.(\d\d\d)>")
 # the captions' own markup (SRT's <i> <b> <u> <font>, WebVTT's <c.class> <v Name> <lang> <ruby> <rt>):
 # not words; anything else in angle brackets (a recogniser's <unk>) is one
+_STYLE = re.compile(r"<(/?)([ibu])(?:[.\s][^>]*)?>", re.IGNORECASE)  # italics, bold, underline
 _TAG = re.compile(r"</?(?:i|b|u|c|v|font|lang|ruby|rt|span)(?:[.\s][^>]*)?>", re.IGNORECASE)
 
 
@@ -168,6 +180,29 @@ def _cue_words(start: float, end: float, body: str) -> List[TimedWord]:
                 words.append(TimedWord(_unescape(word), moment, moment))
         return _spread_ends(words, end)
     return spread_words([_unescape(word) for word in _TAG.sub("", body).split()], start, end)
+
+
+def _word_styles(body: str) -> List[str]:
+    """The style of each word of a cue's text, in the order `_TAG.sub("",
+    body).split()` gives them: the tags `<i>`, `<b>`, `<u>` open at its first
+    letter ("i", "b", "u", or several, as "bi")."""
+    styles: List[str] = []
+    open_styles: Set[str] = set()
+    in_word, position = False, 0
+    for match in [*_TAG.finditer(body), None]:
+        for char in body[position : match.start() if match else len(body)]:
+            if char.isspace():
+                in_word = False
+            elif not in_word:
+                styles.append("".join(sorted(open_styles)))
+                in_word = True
+        if match is None:
+            break
+        style = _STYLE.fullmatch(match.group(0))
+        if style:
+            (open_styles.discard if style.group(1) else open_styles.add)(style.group(2).lower())
+        position = match.end()
+    return styles
 
 
 def _spread_ends(words: List[TimedWord], end: float) -> List[TimedWord]:

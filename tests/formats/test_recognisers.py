@@ -322,3 +322,15 @@ def test_a_language_is_a_code_or_none():
     assert [language_code(v) for v in ("hu-HU", "en", "pt_BR", "auto", "hungarian", None)] == [
         "hu", "en", "pt", None, None, None
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", ["srt", "vtt"])
+def test_a_captions_italics_and_bold_are_kept_on_the_words_they_held(kind):
+    timing = "00:00:00,000 --> 00:00:02,600" if kind == "srt" else "00:00:00.000 --> 00:00:02.600"
+    text = (
+        "WEBVTT\n\n" if kind == "vtt" else ""
+    ) + f"1\n{timing}\n<i>so how was</i> the trip it <b><i>was</i></b> long\n"
+    transcript = make_format(kind).read(text, f"a.{kind}")
+    assert [f["style"] for f in transcript.fields] == ["i", "i", "i", "", "", "", "bi", ""]
+    written = make_format(kind).write(transcript, PUNCTUATED)
+    assert "<i>So how was</i> the trip?" in written and "It <b><i>was</i></b> long." in written
