@@ -173,7 +173,13 @@ def live_words(value: Mapping[str, Any], where: str) -> List[Any]:
     if not alternatives or not isinstance(alternatives[0], Mapping):
         return []
     words = alternatives[0].get("words")
-    if isinstance(words, list) and words:
-        return words
+    if isinstance(words, list) and words:  # a word punctuated before is read as written, as in a file
+        return [_as_written(entry) for entry in words]
     transcript = alternatives[0].get("transcript")
     return transcript.split() if isinstance(transcript, str) else []
+
+
+def _as_written(entry: Any) -> Any:
+    """A live word with its `punctuated_word` as its word, where it has one."""
+    written = entry.get("punctuated_word") if isinstance(entry, Mapping) else None
+    return {**entry, "word": written} if isinstance(written, str) and written.strip() else entry

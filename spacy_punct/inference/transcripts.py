@@ -143,10 +143,11 @@ def punctuate_recognised(
     max_seconds: float = 7.0,
 ) -> Any:
     """A recogniser's output punctuated and written back in its own format:
-    `data` is a file's text (Whisper, Deepgram, Google or Vosk JSON, CTM, a
-    NeMo manifest, SRT, WebVTT), given back as text, or a parsed JSON value
-    (openai-whisper's `transcribe` result, Deepgram's or Google's response, a
-    Vosk result, faster-whisper's segments as dicts),
+    `data` is a file's text (Whisper, whisper.cpp, Deepgram, Google,
+    AssemblyAI or Vosk JSON, CTM, a NeMo manifest, SRT, WebVTT, whisper's TSV
+    or printed lines, whisper.cpp's CSV), given back as text, or a parsed
+    JSON value (openai-whisper's `transcribe` result, Deepgram's, Google's or
+    AssemblyAI's response, a Vosk result, faster-whisper's segments as dicts),
     given back as one. `format`: one of `formats.recognisers.format_names()`
     (default: found from the content, and `name`'s ending). `settings`,
     `repair`: as for `punctuate`; `max_chars`, `max_seconds`: the captions'

@@ -27,6 +27,9 @@ def test_line_words():
     assert line_words(json.dumps(final), "line 1") == said
     assert line_words(json.dumps({**final, "is_final": False}), "line 1") == []
     assert line_words('{"type": "UtteranceEnd", "last_word_end": 2.1}', "line 1") == []
+    marked = [{"word": "so", "punctuated_word": "So,", "start": 0.1, "end": 0.3}]
+    final_marked = {"type": "Results", "is_final": True, "channel": {"alternatives": [{"words": marked}]}}
+    assert line_words(json.dumps(final_marked), "line 1")[0]["word"] == "So,"  # as written, as in a file
     bare = {"type": "Results", "is_final": True, "channel": {"alternatives": [{"transcript": "so how", "words": []}]}}
     assert line_words(json.dumps(bare), "line 1") == ["so", "how"]
     with pytest.raises(RecordError, match="line 3: not JSON"):
