@@ -37,7 +37,8 @@ class GoogleSpeechFormat(TranscriptFormat):
     @staticmethod
     def sniff(text: str) -> bool:
         head = text.lstrip()[:4000]
-        return head.startswith("{") and bool(re.search(r'"results"\s*:\s*\[', head)) and '"alternatives"' in head
+        ours = ('"alternatives"', '"totalBilledTime"', '"total_billed_time"', '"requestId"', '"request_id"')
+        return head.startswith("{") and bool(re.search(r'"results"\s*:\s*\[', head)) and any(k in head for k in ours)
 
     def read(self, text: str, name: str) -> Transcript:
         value = recognisers.json_value(text, name)

@@ -92,3 +92,10 @@ def test_a_channels_results_are_one_text_wherever_they_lie():
 def test_what_cannot_be_read_is_named(text, message):
     with pytest.raises(RecordError, match=message):
         make_format("google").read(text, "bad.json")
+
+
+def test_a_response_with_no_speech_is_found_and_written_as_it_was():
+    text = '{"results": [], "totalBilledTime": "0s"}'
+    assert detect_format(Path("silence.json"), text) == "google"
+    transcript = make_format("google").read(text, "silence.json")
+    assert transcript.words == [] and json.loads(make_format("google").write(transcript, [])) == json.loads(text)
