@@ -76,3 +76,19 @@ def test_each_file_can_take_the_pipeline_of_the_language_it_names(trained, tmp_p
     assert (tmp_path / "out" / "a.json").read_text(encoding="utf8") == punctuate_recognised(
         trained, (source / "a.json").read_text(encoding="utf8")
     )
+
+
+def test_the_output_is_the_same_whatever_the_group(trained, tmp_path, monkeypatch):
+    from spacy_punct.inference import folders
+
+    source = tmp_path / "in"
+    source.mkdir()
+    for n, line in enumerate(["so how was the trip it was long", "where did you stay", "we saw the coast and then"]):
+        result = {"segments": [{"start": 0.0, "end": 3.0, "text": " " + line}]}
+        (source / f"{n}.json").write_text(json.dumps(result), encoding="utf8")
+    list(punctuate_folder(trained, source, tmp_path / "together"))
+    monkeypatch.setattr(folders, "GROUP_FILES", 1)
+    list(punctuate_folder(trained, source, tmp_path / "alone"))
+    for n in range(3):
+        together = (tmp_path / "together" / f"{n}.json").read_text(encoding="utf8")
+        assert together == (tmp_path / "alone" / f"{n}.json").read_text(encoding="utf8")
