@@ -38,7 +38,9 @@ class GoogleSpeechFormat(TranscriptFormat):
     def sniff(text: str) -> bool:
         head = text.lstrip()[:4000]
         ours = ('"alternatives"', '"totalBilledTime"', '"total_billed_time"', '"requestId"', '"request_id"')
-        return head.startswith("{") and bool(re.search(r'"results"\s*:\s*\[', head)) and any(k in head for k in ours)
+        streamed = '"isFinal"' in head or '"is_final"' in head  # streaming responses: `stream` reads them
+        found = head.startswith("{") and bool(re.search(r'"results"\s*:\s*\[', head))
+        return found and any(k in head for k in ours) and not streamed
 
     def read(self, text: str, name: str) -> Transcript:
         value = recognisers.json_value(text, name)

@@ -1,7 +1,10 @@
 """`spacy-punct stream`."""
 
 import json
+import re
 from pathlib import Path
+
+import pytest
 
 from spacy_punct.cli import app
 
@@ -94,10 +97,26 @@ def test_a_full_standard_output_is_one_line(trained, tmp_path):
     ]
 
 
-def test_a_recognisers_file_that_is_no_word_stream_is_sent_to_punctuate(trained, tmp_path):
+@pytest.mark.parametrize(
+    "name, kind",
+    [("sample.srt", "srt"), ("google.json", "google"), ("deepgram.json", "deepgram"), ("whisper.tsv", "tsv")],
+)
+def test_a_recognisers_file_that_is_no_word_stream_is_sent_to_punctuate(trained, tmp_path, name, kind):
     model = tmp_path / "model"
     trained.to_disk(model)
-    captions = Path(__file__).parents[1] / "data" / "recognisers" / "sample.srt"
+    captions = Path(__file__).parents[1] / "data" / "recognisers" / name
     result = runner.invoke(app, ["stream", str(model), str(captions)])
-    assert result.exit_code == 1 and "is a srt file, not a stream of words" in result.output
+    assert result.exit_code == 1 and f"is a {kind} file, not a stream of words" in result.output
     assert "spacy-punct punctuate" in result.output and result.output.strip().count("\n") == 0
+
+
+def test_googles_streaming_responses_are_a_stream_not_a_file(trained, tmp_path):
+    model = tmp_path / "model"
+    trained.to_disk(model)
+    log = tmp_path / "google.jsonl"
+    lines = [
+        {"results": [{"alternatives": [{"transcript": t}], "isFinal": f}]} for t, f in [("so", False), ("so how", True)]
+    ]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf8")
+    result = runner.invoke(app, ["stream", str(model), str(log)])
+    assert result.exit_code == 0 and re.sub(r"[^\w ]", "", result.output).lower().split() == ["so", "how"]
