@@ -21,8 +21,13 @@ class TimestampedLinesFormat(TranscriptFormat):
 
     @staticmethod
     def sniff(text: str) -> bool:
-        lines = [line for line in text[:2000].splitlines()[:5] if line.strip()]
-        return bool(lines) and all(timestamped_line(line) is not None for line in lines)
+        # segments, maybe between a tool's messages (whisper.cpp's stderr sent along with 2>&1)
+        lines = [line for line in text[:20_000].splitlines()[:200] if line.strip()]
+        stamped = [timestamped_line(line) is not None for line in lines]
+        if not any(stamped):
+            return False
+        first, last = stamped.index(True), len(stamped) - 1 - stamped[::-1].index(True)
+        return all(stamped[first : last + 1])
 
     def read(self, text: str, name: str) -> Transcript:
         transcript = Transcript([], source={"hours": True, "gap": "  ", "before": [], "after": []})

@@ -31,6 +31,14 @@ def test_lines_are_recut_with_the_timestamps_and_spacing_the_file_has():
 
 def test_a_tools_lines_around_the_segments_are_kept_and_lines_between_them_refused():
     text = "whisper_init: loading model\n[00:00:00.000 --> 00:00:02.600]  so how was the trip it was long\n\ndone\n"
+    assert detect_format(__import__("pathlib").Path("talk.txt"), text) == "timestamped"  # stderr sent along
+    assert (
+        detect_format(
+            __import__("pathlib").Path("a.txt"),
+            "intro\n[00:00.000 --> 00:01.000]  so\nnote\n[00:01.000 --> 00:02.000]  how\n",
+        )
+        is None
+    )
     _, out = _round_trip(text)
     assert out.splitlines()[0] == "whisper_init: loading model" and out.splitlines()[-1] == "done"
     with pytest.raises(RecordError, match="talk.txt, line 3: a timestamped line after lines without one"):
