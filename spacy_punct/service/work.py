@@ -7,7 +7,7 @@ from spacy.language import Language
 
 from ..inference.records import punctuate_records
 from ..inference.texts import punctuate
-from ..inference.transcripts import punctuate_recognised
+from ..inference.transcripts import punctuate_recognised_many
 from .batcher import BatchRun, Job
 
 ItemsRun = Callable[[str, Any, List[Any]], List[Any]]  # (kind, settings, items) -> results
@@ -19,8 +19,8 @@ def run_items(nlp: Language, kind: str, settings: Any, items: List[Any]) -> List
     punctuated with `settings`."""
     if kind == "texts":
         return [doc.text for doc in punctuate(nlp, items, settings=settings)]
-    if kind == "transcript":
-        return [punctuate_recognised(nlp, item, settings=settings) for item in items]
+    if kind == "transcript":  # the batch's recognisers' outputs together
+        return punctuate_recognised_many(nlp, items, settings=settings)
     return list(punctuate_records(nlp, items, settings=settings))
 
 

@@ -1,6 +1,6 @@
 """What a service batch does: jobs with the same options run together, each gets its own results."""
 
-from spacy_punct import load_pipeline, punctuate, punctuate_records
+from spacy_punct import load_pipeline, punctuate, punctuate_recognised, punctuate_records
 from spacy_punct.service.batcher import Job
 from spacy_punct.service.work import batch_run, run_items
 
@@ -24,3 +24,11 @@ def test_texts_and_records_punctuated_as_the_library_does():
     assert run_items(nlp, "texts", settings, lines) == [doc.text for doc in punctuate(nlp, lines)]
     records = [{"id": 7, "text": "where did you stay"}]
     assert run_items(nlp, "records", settings, records) == list(punctuate_records(nlp, records))
+    # recognisers' outputs of a batch together, each as the library writes it alone
+    transcripts = [
+        {"segments": [{"start": 0.0, "end": 2.0, "text": " so how was the trip it was long"}]},
+        "1\n00:00:00,000 --> 00:00:02,000\nwhere did you stay\n",
+        [{"word": "hi", "start": 0.0, "end": 0.2}, {"word": "kevin", "start": 0.2, "end": 0.6}],
+    ]
+    together = run_items(nlp, "transcript", settings, transcripts)
+    assert together == [punctuate_recognised(nlp, item, settings=settings) for item in transcripts]
