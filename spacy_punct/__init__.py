@@ -19,7 +19,7 @@ from .inference.folders import punctuate_folder
 from .inference.records import punctuate_records
 from .inference.streaming import CommittedWord, EntropyLookahead, FixedLookahead, Streamer, stream_punctuate
 from .inference.texts import punctuate, punctuate_pieces
-from .inference.transcripts import punctuate_recognised
+from .inference.transcripts import punctuate_recognised, punctuate_recognised_many
 from .labels import LabelSet
 from .layers.classifier import build_punctuator_model
 from .pipelines.loading import PipelineError, find_punctuator, load_pipeline
@@ -56,6 +56,7 @@ __all__ = [
     "punctuate_folder",
     "punctuate_pieces",
     "punctuate_recognised",
+    "punctuate_recognised_many",
     "punctuate_records",
     "register_extensions",
     "rewrite_doc",

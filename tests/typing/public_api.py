@@ -17,6 +17,7 @@ from spacy_punct import (
     punctuate,
     punctuate_folder,
     punctuate_recognised,
+    punctuate_recognised_many,
     punctuate_records,
     stream_punctuate,
 )
@@ -53,5 +54,7 @@ def readme() -> None:
 
     whisper: Dict[str, Any] = punctuate_recognised(nlp, {"segments": [{"start": 0.0, "end": 1.0, "text": " so how"}]})
     print(whisper["segments"], punctuate_recognised(nlp, "1\n00:00:00,000 --> 00:00:01,000\nso how\n").upper())
+    for out in punctuate_recognised_many(nlp, [whisper, "1\n00:00:00,000 --> 00:00:01,000\nso how\n"], batch_size=32):
+        print(out)
     for file in punctuate_folder(nlp, Path("whisper"), Path("punctuated")):
         print(file.path, file.words, file.error, file.language)
