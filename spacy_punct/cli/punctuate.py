@@ -129,7 +129,8 @@ def punctuate(
 
         options = dict(encoding=encoding, batch_size=batch_size, max_chars=max_chars, max_seconds=max_seconds)
         chosen = _by_language(pipeline) if model == AUTO else pipeline(model)
-        _punctuate_folder(chosen, input, folder, from_format, format, progress, options)
+        hint = keep_existing is None and repair is None and add_marks is None
+        _punctuate_folder(chosen, input, folder, from_format, format, progress, options, hint)
         return
     if engine != "ray":  # Ray reads a folder of record files too
         check_input(input)
@@ -244,12 +245,15 @@ def _punctuate_folder(
     format: Optional[str],
     progress: Optional[bool],
     options: Dict[str, Any],
+    hint: bool,
 ) -> None:
     """`punctuate MODEL FOLDER -o FOLDER`: each file into the same name
-    under the output folder; a file that cannot be read is named and left out."""
+    under the output folder; a file that cannot be read is named and left
+    out. `hint`: the user chose nothing about the files' own marks, so where
+    some have them, the end says how to keep them."""
     nlp, settings = chosen if isinstance(chosen, tuple) else (chosen, None)
     bar = _words_bar(progress, output)
-    done = left_out = words = 0
+    done = left_out = words = marked = 0
     try:
         for file in punctuate_folder(
             nlp, input, output, settings=settings, transcript_format=from_format, output_format=format,
@@ -261,6 +265,7 @@ def _punctuate_folder(
                 bar.write(note, file=sys.stderr)
             if file.error is None:
                 done, words = done + 1, words + file.words
+                marked += file.marks >= OWN_MARKS_HINT
             else:
                 left_out += 1
                 bar.write(f"{file.error} (left out)", file=sys.stderr)
@@ -268,6 +273,13 @@ def _punctuate_folder(
         write_failed(output, e)
     finally:
         bar.close()
+    repairing = settings is not None and (settings.repair or settings.keep_existing)
+    if hint and marked and not repairing:
+        typer.echo(
+            f"{marked} of {done} files had marks of their own, which were replaced: --repair keeps them and every "
+            "capital, and fills marks and case only where they are missing (--no-repair hides this note).",
+            err=True,
+        )
     summary = f"Punctuated {done} files ({words:,} words) into {output}"
     typer.echo(summary + (f"; {left_out} left out." if left_out else "."), err=True)
     if left_out:

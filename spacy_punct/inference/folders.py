@@ -15,7 +15,7 @@ from spacy.language import Language
 from ..decode import DecisionSettings
 from ..formats.input_formats import check_engine
 from ..formats.output_formats import make_writer
-from ..formats.recognisers import Transcript, TranscriptFormat, file_transcript_format, read_recognised
+from ..formats.recognisers import Transcript, TranscriptFormat, file_transcript_format, own_marks, read_recognised
 from ..formats.textio import InputError, open_text
 from ..formats.timed import RecordError
 from .text_jobs import punctuated_output
@@ -34,13 +34,15 @@ _ERRORS = (RecordError, InputError, ValueError, UnicodeDecodeError)
 @dataclass(frozen=True)
 class FileDone:
     """A file of the folder: its path within it, its words punctuated, why
-    it was left out (None: it was written), and the language a recogniser's
-    file says it is in (a code), where it says one."""
+    it was left out (None: it was written), the language a recogniser's file
+    says it is in (a code), where it says one, and how many of its words
+    carry a mark of their own."""
 
     path: Path
     words: int = 0
     error: Optional[str] = None
     language: Optional[str] = None
+    marks: int = 0
 
 
 @dataclass
@@ -181,7 +183,7 @@ def _group_done(
         os.replace(partial, out)
         if progress is not None:
             progress(len(words))
-        yield FileDone(read.path, len(words), language=read.transcript.language)
+        yield FileDone(read.path, len(words), language=read.transcript.language, marks=own_marks(read.transcript.words))
 
 
 def _punctuate_text_file(

@@ -497,6 +497,12 @@ def test_a_recognisers_file_with_marks_of_its_own_is_told_of_repair(model, tmp_p
         assert "marks of its own" not in runner.invoke(app, ["punctuate", model, str(path), option]).output
     bare = runner.invoke(app, ["punctuate", model, str(RECOGNISERS / "whisper.json")])
     assert "marks of its own" not in bare.output
+    folder = tmp_path / "in"
+    folder.mkdir()
+    path.rename(folder / "half.json")
+    (folder / "bare.json").write_text((RECOGNISERS / "whisper.json").read_text(encoding="utf8"), encoding="utf8")
+    told = runner.invoke(app, ["punctuate", model, str(folder), "-o", str(tmp_path / "out")])
+    assert told.exit_code == 0 and "1 of 2 files had marks of their own, which were replaced: --repair" in told.output
 
 
 def test_a_recognisers_file_in_another_language_is_noted(model, tmp_path):
