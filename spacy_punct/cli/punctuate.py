@@ -2,7 +2,7 @@
 
 import sys
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import typer
 from spacy.language import Language
@@ -13,7 +13,7 @@ from ..formats.input_formats import check_engine
 from ..formats.output_formats import OutputWriter, make_writer
 from ..formats.recognisers import make_format, own_marks, read_recognised
 from ..formats.timed import RecordError
-from ..inference.folders import PipelineFor, punctuate_folder
+from ..inference.folders import FileDone, PipelineFor, punctuate_folder, punctuate_folder_in_processes
 from ..inference.text_jobs import punctuated_output
 from ..inference.transcripts import written_transcript
 from ..languages import language_entry
@@ -37,6 +37,7 @@ from ._util import (
     load_or_fail,
     open_input,
     output_file,
+    parse_settings,
     prepare_output,
     progress_bar,
     set_threads_or_fail,
@@ -101,6 +102,9 @@ def punctuate(
     stride: int = typer.Option(0, min=0, help=STRIDE_HELP),
     cpu_precision: str = typer.Option("", help=CPU_PRECISION_HELP),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
+    processes: int = typer.Option(
+        1, min=1, help="A folder: processes side by side, each with its own pipeline on --threads threads."
+    ),
     progress: Optional[bool] = typer.Option(
         None, "--progress/--no-progress", help="Show words done on stderr (default: when it is a terminal)."
     ),
@@ -127,10 +131,39 @@ def punctuate(
             apply_transformer_settings(nlp, window, stride, cpu_precision)
             return nlp, settings
 
-        options = dict(encoding=encoding, batch_size=batch_size, max_chars=max_chars, max_seconds=max_seconds)
-        chosen = _by_language(pipeline) if model == AUTO else pipeline(model)
+        options: Dict[str, Any] = dict(
+            encoding=encoding, batch_size=batch_size, max_chars=max_chars, max_seconds=max_seconds,
+            transcript_format=from_format, output_format=format,
+        )  # fmt: skip
         hint = keep_existing is None and repair is None and add_marks is None
-        _punctuate_folder(chosen, input, folder, from_format, format, progress, options, hint)
+        if processes > 1:
+            if window or stride or cpu_precision:
+                fail(
+                    "--processes loads each pipeline as saved: --window, --stride and --cpu-precision would be ignored."
+                )
+            loaded = None if model == AUTO else pipeline(model)  # the options checked once, here
+            settings, lang = (loaded[1], loaded[0].lang) if loaded else (None, None)
+            changes = dict(
+                keep_existing=keep_existing, add_marks=add_marks, repair=repair, end_threshold=end_threshold,
+                thresholds=parse_settings(threshold, "--threshold") if threshold else None,
+                margins=parse_settings(margin, "--margin") if margin else None,
+            )  # fmt: skip
+
+            def run(progress: Callable[[int], None]) -> Iterator[FileDone]:
+                return punctuate_folder_in_processes(
+                    model, input, folder, processes=processes, threads=threads, by_language=model == AUTO,
+                    changes=changes, progress=progress, **options,
+                )  # fmt: skip
+
+        else:
+            chosen = _by_language(pipeline) if model == AUTO else pipeline(model)
+            nlp, settings = chosen if isinstance(chosen, tuple) else (chosen, None)
+            lang = nlp.lang if isinstance(nlp, Language) else None
+
+            def run(progress: Callable[[int], None]) -> Iterator[FileDone]:
+                return punctuate_folder(nlp, input, folder, settings=settings, progress=progress, **options)
+
+        _punctuate_folder(run, input, folder, lang, settings, progress, hint)
         return
     if engine != "ray":  # Ray reads a folder of record files too
         check_input(input)
@@ -238,28 +271,24 @@ def punctuate(
 
 
 def _punctuate_folder(
-    chosen: Union[Tuple[Language, DecisionSettings], PipelineFor],
+    run: Callable[[Callable[[int], None]], Iterator[FileDone]],
     input: Path,
     output: Path,
-    from_format: Optional[str],
-    format: Optional[str],
+    lang: Optional[str],
+    settings: Optional[DecisionSettings],
     progress: Optional[bool],
-    options: Dict[str, Any],
     hint: bool,
 ) -> None:
-    """`punctuate MODEL FOLDER -o FOLDER`: each file into the same name
-    under the output folder; a file that cannot be read is named and left
-    out. `hint`: the user chose nothing about the files' own marks, so where
-    some have them, the end says how to keep them."""
-    nlp, settings = chosen if isinstance(chosen, tuple) else (chosen, None)
+    """`punctuate MODEL FOLDER -o FOLDER`: each file (as `run` punctuates
+    them, told the words done) into the same name under the output folder; a
+    file that cannot be read is named and left out. `lang`: the pipeline's
+    language (None: each file's own, with `auto`); `hint`: the user chose
+    nothing about the files' own marks, so where some have them, the end
+    says how to keep them."""
     bar = _words_bar(progress, output)
     done = left_out = words = marked = 0
     try:
-        for file in punctuate_folder(
-            nlp, input, output, settings=settings, transcript_format=from_format, output_format=format,
-            progress=bar.update, **options,
-        ):  # fmt: skip
-            lang = nlp.lang if isinstance(nlp, Language) else file.language  # auto reads each in its own
+        for file in run(bar.update):
             note = language_note(str(input / file.path), file.language, lang)
             if note:
                 bar.write(note, file=sys.stderr)

@@ -8,7 +8,7 @@ and left out, its output removed, and the others go on."""
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from spacy.language import Language
 
@@ -78,8 +78,10 @@ def punctuate_folder(
     max_chars: int = 84,
     max_seconds: float = 7.0,
     progress: Optional[Callable[[int], None]] = None,
+    files: Optional[Sequence[Path]] = None,
 ) -> Iterator[FileDone]:
-    """Each file of `source` (`folder_files`) punctuated into the same path
+    """Each file of `source` (`folder_files`, or `files`, paths within it)
+    punctuated into the same path
     under `target`, in order of name, as it is done. `transcript_format`:
     read every file as that recogniser's (default: each found from its
     content and name, else text or JSONL records by its name);
@@ -99,7 +101,7 @@ def punctuate_folder(
             assert pipe is not None
             yield from _group_done(pipe, group, target, pipe_settings, output_format, batch_size, options, progress)
 
-    for path in folder_files(source):
+    for path in folder_files(source) if files is None else files:
         try:
             kind = transcript_format or file_transcript_format(source / path, encoding)
             read = _read_transcript(source, path, kind, encoding, options) if kind is not None else None
@@ -235,3 +237,79 @@ def _named(error: Exception, path: Path) -> str:
     """An error's message, led by the file's name where it does not name it."""
     message = str(error)
     return message if str(path) in message else f"{path}: {message}"
+
+
+def punctuate_folder_in_processes(
+    model: str,
+    source: Path,
+    target: Path,
+    *,
+    processes: int,
+    threads: int = 1,
+    by_language: bool = False,
+    changes: Optional[Dict[str, Any]] = None,
+    progress: Optional[Callable[[int], None]] = None,
+    **options: Any,
+) -> Iterator[FileDone]:
+    """`punctuate_folder` in `processes` spawned processes side by side, each
+    with its own copy of the pipeline `model` (a name or path) on `threads`
+    torch threads, each taking runs of files in turn; the results come in
+    order of name, as each run is done. `by_language`: each file read by
+    the bundled pipeline of the language it names, as `model` is ignored;
+    `changes`: the pipelines' decision settings changed (`DecisionSettings.replace`);
+    `options`: `punctuate_folder`'s."""
+    import concurrent.futures
+    import multiprocessing
+
+    names = folder_files(source)
+    size = max(1, min(GROUP_FILES, -(-len(names) // (4 * processes))))  # a few runs a process, to share the work
+    runs = [names[start : start + size] for start in range(0, len(names), size)]
+    context = multiprocessing.get_context("spawn")  # a fork after torch ran with threads hangs
+    setup = (model, by_language, changes or {}, threads, source, target, options)
+    with concurrent.futures.ProcessPoolExecutor(
+        processes, mp_context=context, initializer=_start, initargs=setup
+    ) as pool:
+        for done in pool.map(_run_files, runs):
+            if progress is not None:
+                progress(sum(file.words for file in done))
+            yield from done
+
+
+_PROCESS: Dict[str, Any] = {}  # in a process of `punctuate_folder_in_processes`: what it was set up with
+
+
+def _start(
+    model: str, by_language: bool, changes: Dict[str, Any], threads: int, source: Path, target: Path,
+    options: Dict[str, Any],
+) -> None:  # fmt: skip
+    """A process's pipelines, loaded once: the one, or one per language as files name them."""
+    from ..pipelines.bundled import default_pipeline
+    from ..pipelines.loading import find_punctuator, load_pipeline
+
+    loaded: Dict[str, Tuple[Language, Optional[DecisionSettings]]] = {}
+
+    def pipeline(name: str) -> Tuple[Language, Optional[DecisionSettings]]:
+        if name not in loaded:
+            nlp = load_pipeline(name, threads=threads)
+            loaded[name] = (nlp, find_punctuator(nlp)[1].settings.replace(**changes))
+        return loaded[name]
+
+    def choose(language: Optional[str]) -> Tuple[Language, Optional[DecisionSettings]]:
+        if not by_language:
+            return pipeline(model)
+        if language is None:
+            raise ValueError("it names no language, so no pipeline is chosen for it.")
+        if not default_pipeline(language):
+            raise ValueError(f"it is in {language!r}, which no bundled pipeline reads.")
+        return pipeline(language)
+
+    if not by_language:
+        pipeline(model)  # loaded before the first run
+    _PROCESS.update(choose=choose, source=source, target=target, options=options)
+
+
+def _run_files(files: List[Path]) -> List[FileDone]:
+    """A run of files punctuated in this process."""
+    return list(
+        punctuate_folder(_PROCESS["choose"], _PROCESS["source"], _PROCESS["target"], files=files, **_PROCESS["options"])
+    )

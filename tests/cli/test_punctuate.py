@@ -529,3 +529,22 @@ def test_auto_reads_each_recogniser_file_by_the_language_it_names(tmp_path):
     assert named.exit_code == 0 and json.loads(named.output)["segments"][0]["text"].startswith(" So how was it")
     text = runner.invoke(app, ["punctuate", "auto"], input="so how\n")
     assert text.exit_code == 1 and "text names none: give a pipeline" in text.output
+
+
+def test_a_folder_in_processes_comes_out_as_in_one(model, tmp_path):
+    source = tmp_path / "in"
+    source.mkdir()
+    for name in ("whisper.json", "sample.srt", "vosk.json"):
+        (source / name).write_text((RECOGNISERS / name).read_text(encoding="utf8"), encoding="utf8")
+    (source / "bad.json").write_text('{"segments": 3}', encoding="utf8")
+    one = runner.invoke(app, ["punctuate", model, str(source), "-o", str(tmp_path / "one")])
+    two = runner.invoke(app, ["punctuate", model, str(source), "-o", str(tmp_path / "two"), "--processes", "2"])
+    assert one.exit_code == two.exit_code == 1 and "bad.json" in two.output and "Punctuated 3 files" in two.output
+    for name in ("whisper.json", "sample.srt", "vosk.json"):
+        assert (tmp_path / "one" / name).read_text(encoding="utf8") == (tmp_path / "two" / name).read_text(
+            encoding="utf8"
+        )
+    ignored = runner.invoke(
+        app, ["punctuate", model, str(source), "-o", str(tmp_path / "x"), "--processes", "2", "--window", "64"]
+    )
+    assert ignored.exit_code == 1 and "would be ignored" in ignored.output
