@@ -15,7 +15,7 @@ from .evaluation.scoring import evaluate
 from .extensions import register_extensions
 from .formats.records import output_record
 from .formats.timed import RecordError, TimedWord
-from .inference.folders import punctuate_folder
+from .inference.folders import punctuate_folder, punctuate_folder_in_processes
 from .inference.records import punctuate_records
 from .inference.streaming import CommittedWord, EntropyLookahead, FixedLookahead, Streamer, stream_punctuate
 from .inference.texts import punctuate, punctuate_pieces
@@ -54,6 +54,7 @@ __all__ = [
     "output_record",
     "punctuate",
     "punctuate_folder",
+    "punctuate_folder_in_processes",
     "punctuate_pieces",
     "punctuate_recognised",
     "punctuate_recognised_many",

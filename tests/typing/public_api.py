@@ -16,6 +16,7 @@ from spacy_punct import (
     load_pipeline,
     punctuate,
     punctuate_folder,
+    punctuate_folder_in_processes,
     punctuate_recognised,
     punctuate_recognised_many,
     punctuate_records,
@@ -58,3 +59,7 @@ def readme() -> None:
         print(out)
     for file in punctuate_folder(nlp, Path("whisper"), Path("punctuated")):
         print(file.path, file.words, file.error, file.language)
+    for file in punctuate_folder_in_processes(
+        "en", Path("whisper"), Path("out"), processes=2, changes={"repair": True}
+    ):
+        print(file.path, file.marks)
