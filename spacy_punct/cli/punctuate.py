@@ -165,6 +165,8 @@ def punctuate(
 
         _punctuate_folder(run, input, folder, lang, settings, progress, hint)
         return
+    if processes > 1:
+        fail("--processes shares a folder's files among processes: give a folder (--engine ray scales records).")
     if engine != "ray":  # Ray reads a folder of record files too
         check_input(input)
     transcript = from_format or (

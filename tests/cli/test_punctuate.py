@@ -548,3 +548,5 @@ def test_a_folder_in_processes_comes_out_as_in_one(model, tmp_path):
         app, ["punctuate", model, str(source), "-o", str(tmp_path / "x"), "--processes", "2", "--window", "64"]
     )
     assert ignored.exit_code == 1 and "would be ignored" in ignored.output
+    one_file = runner.invoke(app, ["punctuate", model, str(source / "whisper.json"), "--processes", "2"])
+    assert one_file.exit_code == 1 and "--processes shares a folder's files among processes" in one_file.output
