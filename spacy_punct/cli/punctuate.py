@@ -12,7 +12,7 @@ from ..formats import textio
 from ..formats.input_formats import check_engine
 from ..formats.output_formats import OutputWriter, make_writer
 from ..formats.recognisers import make_format, own_marks, read_recognised
-from ..formats.timed import RecordError
+from ..formats.timed import RecordError, TimedWord
 from ..inference.folders import FileDone, PipelineFor, punctuate_folder, punctuate_folder_in_processes
 from ..inference.text_jobs import punctuated_output
 from ..inference.transcripts import written_transcript
@@ -240,6 +240,16 @@ def punctuate(
     nlp = load_or_fail(model)
     settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold)
     apply_transformer_settings(nlp, window, stride, cpu_precision)
+    chose = keep_existing is not None or repair is not None or add_marks is not None
+    if not chose and input_format == "text" and not is_standard_stream(input) and not settings.repair:
+        marks = _head_marks(input, encoding)  # text whose marks vanished part-way, as a recogniser's
+        if marks >= OWN_MARKS_HINT and not settings.keep_existing:
+            typer.secho(
+                f"{input} has marks of its own ({marks} in its first lines), which are replaced: --repair keeps "
+                "them and every capital, and fills marks and case only where they are missing (--no-repair hides "
+                "this note).",
+                err=True,
+            )
     try:
         reader = open_input(input, encoding)
     except textio.InputError as e:
@@ -418,6 +428,26 @@ AUTO = "auto"
 
 # a recogniser's file with this many marks of its own is told of --repair
 OWN_MARKS_HINT = 3
+
+
+def _head_marks(input: Optional[Path], encoding: Optional[str], chars: int = 100_000) -> int:
+    """How many words of a text file's first lines carry a mark of their own."""
+    try:
+        reader = textio.open_text(input, encoding) if input is not None else None
+    except textio.InputError:
+        return 0  # reading it names the problem
+    if reader is None:
+        return 0
+    try:
+        head, read = [], 0
+        for line in reader:
+            head.append(line)
+            read += len(line)
+            if read > chars:
+                break
+    finally:
+        reader.close()
+    return own_marks([TimedWord(word) for word in " ".join(head).split()])
 
 
 def _punctuate_recognised_file(

@@ -550,3 +550,16 @@ def test_a_folder_in_processes_comes_out_as_in_one(model, tmp_path):
     assert ignored.exit_code == 1 and "would be ignored" in ignored.output
     one_file = runner.invoke(app, ["punctuate", model, str(source / "whisper.json"), "--processes", "2"])
     assert one_file.exit_code == 1 and "--processes shares a folder's files among processes" in one_file.output
+
+
+def test_a_text_file_with_marks_of_its_own_is_told_of_repair(model, tmp_path):
+    path = tmp_path / "half.txt"
+    path.write_text("So, how was it? It was long. we saw the coast and then we drove home\n", encoding="utf8")
+    told = runner.invoke(app, ["punctuate", model, str(path)])
+    assert (
+        told.exit_code == 0
+        and "has marks of its own (3 in its first lines), which are replaced: --repair" in told.output
+    )
+    assert "marks of its own" not in runner.invoke(app, ["punctuate", model, str(path), "--repair"]).output
+    path.write_text("so how was it\n", encoding="utf8")
+    assert "marks of its own" not in runner.invoke(app, ["punctuate", model, str(path)]).output
