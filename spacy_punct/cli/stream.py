@@ -28,7 +28,18 @@ from ._util import (
 
 # recognisers' files whose lines are not words (a Vosk or Whisper result a line
 # is, and so are live messages and whisper.cpp's printed segments)
-NOT_WORD_STREAMS = ("srt", "vtt", "ctm", "tsv", "csv", "whisper-cpp", "deepgram", "google", "assemblyai")
+NOT_WORD_STREAMS = (
+    "srt",
+    "vtt",
+    "ctm",
+    "tsv",
+    "csv",
+    "whisper-cpp",
+    "deepgram",
+    "google",
+    "assemblyai",
+    "transformers",
+)
 # words of a file read at once: the speed of offline punctuation, each word
 # decided with at least the lookahead's right context
 FILE_READ_AHEAD = 256

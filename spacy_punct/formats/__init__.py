@@ -3,7 +3,8 @@ text files in any encoding, words with timings, JSONL records, captions, the
 output formats and recognisers' own files. `inference` punctuates them."""
 
 # the recognisers' formats register themselves, in the order detection tries them
-from . import whisper  # noqa: F401, I001
+from . import transformers_asr  # noqa: F401, I001
+from . import whisper  # noqa: F401
 from . import whisper_cpp  # noqa: F401
 from . import deepgram  # noqa: F401
 from . import google_speech  # noqa: F401

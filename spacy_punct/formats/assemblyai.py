@@ -26,6 +26,10 @@ class AssemblyAIFormat(TranscriptFormat):
         head = text.lstrip()[:4000]
         return head.startswith("{") and any(key in head for key in _KEYS) and '"words"' in text
 
+    @staticmethod
+    def fits(value: Any) -> bool:
+        return isinstance(value, Mapping) and any(key in value for key in ASSEMBLYAI_KEYS)
+
     def read(self, text: str, name: str) -> Transcript:
         value = recognisers.json_value(text, name)
         entries = value.get("words") if isinstance(value, Mapping) else None

@@ -27,6 +27,10 @@ class DeepgramFormat(TranscriptFormat):
         head = text.lstrip()[:20000]  # its metadata comes first
         return head.startswith("{") and '"channels"' in head and '"alternatives"' in head
 
+    @staticmethod
+    def fits(value: Any) -> bool:
+        return isinstance(value, Mapping) and isinstance(value.get("results"), Mapping)
+
     def read(self, text: str, name: str) -> Transcript:
         value = recognisers.json_value(text, name)
         results = value.get("results") if isinstance(value, Mapping) else None

@@ -42,6 +42,10 @@ class GoogleSpeechFormat(TranscriptFormat):
         found = head.startswith("{") and bool(re.search(r'"results"\s*:\s*\[', head))
         return found and any(k in head for k in ours) and not streamed
 
+    @staticmethod
+    def fits(value: Any) -> bool:
+        return isinstance(value, Mapping) and isinstance(value.get("results"), list)
+
     def read(self, text: str, name: str) -> Transcript:
         value = recognisers.json_value(text, name)
         results = value.get("results") if isinstance(value, Mapping) else None

@@ -4,8 +4,10 @@ it must write back), the `TranscriptFormat` base class and its registry
 (`transcript_formats`, entry point group `spacy_punct_transcript_formats`),
 a file's format found by its content and name, and what the formats share.
 Each format is a module of its own (`whisper`, `vosk`, `ctm`, `nemo`,
-`srt_vtt`, `deepgram`, `google_speech`, `assemblyai`, `segment_tables`, `timestamped`); segments and cues are re-cut at sentence ends where the format
-has them, every other field kept."""
+`srt_vtt`, `deepgram`, `google_speech`, `assemblyai`, `transformers_asr`,
+`segment_tables`, `timestamped`); segments and cues are re-cut at sentence
+ends where the format has them, every other field kept. A format is found
+from a file's text (`sniff`) or from a parsed JSON value's shape (`fits`)."""
 
 import json
 import re
@@ -66,6 +68,12 @@ class TranscriptFormat:
         """Whether the text's content is in this format."""
         return False
 
+    @staticmethod
+    def fits(value: Any) -> bool:
+        """Whether a parsed JSON value (the service's body, an object given
+        in Python) has this format's shape."""
+        return False
+
     def read(self, text: str, name: str) -> Transcript:
         raise NotImplementedError
 
@@ -106,6 +114,11 @@ def file_transcript_format(path: Path, encoding: Optional[str] = None) -> Option
     finally:
         reader.close()
     return detect_format(path, "\n".join(head))
+
+
+def value_format(value: Any) -> Optional[str]:
+    """The transcript format of a parsed JSON value, by its shape (None: none fits)."""
+    return next((name for name, kind in registered(transcript_formats).items() if kind.fits(value)), None)
 
 
 def make_format(name: str, **options: Any) -> TranscriptFormat:

@@ -34,6 +34,10 @@ class VoskFormat(TranscriptFormat):
         head = text.lstrip()[:2000]
         return head.startswith("{") and bool(re.search(r'"(result"\s*:\s*\[|partial"|alternatives")', head))
 
+    @staticmethod
+    def fits(value: Any) -> bool:
+        return isinstance(value, Mapping) and any(key in value for key in ("result", "alternatives", "partial"))
+
     def read(self, text: str, name: str) -> Transcript:
         stripped = text.strip()
         try:

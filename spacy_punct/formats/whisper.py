@@ -43,6 +43,10 @@ class WhisperFormat(TranscriptFormat):
             '"segments"' in head or '"avg_logprob"' in start or ('"word"' in start and '"probability"' in start)
         )
 
+    @staticmethod
+    def fits(value: Any) -> bool:
+        return isinstance(value, list) or (isinstance(value, Mapping) and "segments" in value)
+
     def read(self, text: str, name: str) -> Transcript:
         value = json_value(text, name)
         if isinstance(value, list) and value and all(_is_segment(item) for item in value):

@@ -27,6 +27,10 @@ class WhisperCppFormat(TranscriptFormat):
         head = text.lstrip()[:4000]
         return head.startswith("{") and '"transcription"' in head
 
+    @staticmethod
+    def fits(value: Any) -> bool:
+        return isinstance(value, Mapping) and "transcription" in value
+
     def read(self, text: str, name: str) -> Transcript:
         value = recognisers.json_value(text, name)
         segments = value.get("transcription") if isinstance(value, Mapping) else None

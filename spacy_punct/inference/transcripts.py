@@ -3,7 +3,7 @@ and its formats): its words, with their timings where the pipeline reads
 pauses, as one text or a text per group, and each word as punctuated."""
 
 import json
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy
 from spacy.attrs import IDX, IS_SPACE, SENT_START
@@ -12,9 +12,15 @@ from spacy.tokens import Doc
 
 from ..decode import DecisionSettings
 from ..extensions import source_offsets
-from ..formats.assemblyai import ASSEMBLYAI_KEYS
 from ..formats.output_formats import OutputWriter
-from ..formats.recognisers import OutputWord, Transcript, TranscriptFormat, read_recognised, with_line_ends_of
+from ..formats.recognisers import (
+    OutputWord,
+    Transcript,
+    TranscriptFormat,
+    read_recognised,
+    value_format,
+    with_line_ends_of,
+)
 from ..formats.timed import TimedWord, words_doc
 from ..words import is_tag
 from .texts import punctuate_docs
@@ -185,7 +191,7 @@ def _read_data(data: Any, format: Optional[str], name: str, **options: Any) -> T
     text, or a parsed JSON value (its format found from its shape)."""
     text = data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
     if format is None and not isinstance(data, str):
-        format = _json_format(data)
+        format = value_format(data)
     kind, transcript = read_recognised(text, format, name=name, **options)
     return text, kind, transcript
 
@@ -231,28 +237,6 @@ def write_transcript(
         ]
         written = writer.header() + "".join(parts) + writer.footer()
     return with_line_ends_of(text, written)
-
-
-def _json_format(value: Any) -> Optional[str]:
-    """The format of a parsed recogniser's result, by its shape: a list
-    (faster-whisper's segments or words) or an object with "segments" is
-    Whisper's, one with "transcription" whisper.cpp's, one with "results"
-    Deepgram's (an object) or Google's (a list), one with AssemblyAI's
-    "audio_url" (or its models or "format_text") AssemblyAI's, one with "result",
-    "alternatives" or "partial" Vosk's."""
-    if isinstance(value, list) or (isinstance(value, Mapping) and "segments" in value):
-        return "whisper"
-    if isinstance(value, Mapping) and "transcription" in value:
-        return "whisper-cpp"
-    if isinstance(value, Mapping) and isinstance(value.get("results"), Mapping):
-        return "deepgram"
-    if isinstance(value, Mapping) and isinstance(value.get("results"), list):
-        return "google"
-    if isinstance(value, Mapping) and any(key in value for key in ASSEMBLYAI_KEYS):
-        return "assemblyai"
-    if isinstance(value, Mapping) and any(key in value for key in ("result", "alternatives", "partial")):
-        return "vosk"
-    return None
 
 
 def _words_input(nlp: Language, words: Sequence[TimedWord], timed: bool) -> Union[str, Doc]:

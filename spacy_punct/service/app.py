@@ -18,8 +18,8 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from spacy.language import Language
 
 from ..decode import DecisionSettings, check_settings
-from ..formats.assemblyai import ASSEMBLYAI_KEYS
 from ..formats.live_lines import line_words
+from ..formats.recognisers import value_format
 from ..formats.timed import RecordError
 from ..inference.streaming import FixedLookahead, Streamer
 from ..pipelines.loading import find_punctuator
@@ -236,10 +236,10 @@ async def _json_body(request: Request, max_bytes: int) -> Any:
 
 def _items(body: Mapping[str, Any], max_items: int) -> Tuple[str, List[Any]]:
     """("texts", "records" or "transcript", the items): a recogniser's JSON
-    (Whisper's or faster-whisper's "segments", whisper.cpp's
-    "transcription", Deepgram's or Google's "results", AssemblyAI's
-    "audio_url", Vosk's "result" or "alternatives") is one transcript, an object with timed "words" one
-    record."""
+    (any shape a transcript format fits: Whisper's "segments", Deepgram's
+    or Google's "results", ...) is one transcript, an object with timed
+    "words" one record."""
+    rest = {key: value for key, value in body.items() if key not in _OPTIONS}
     if "texts" in body:
         kind, items = "texts", body["texts"]
         if not isinstance(items, list) or not all(isinstance(text, str) for text in items):
@@ -250,12 +250,10 @@ def _items(body: Mapping[str, Any], max_items: int) -> Tuple[str, List[Any]]:
             raise ServiceError(400, '"records" must be a list of objects.')
     elif "transcript" in body:
         kind, items = "transcript", [body["transcript"]]
-    elif any(
-        key in body for key in ("segments", "transcription", "results", "result", "alternatives", *ASSEMBLYAI_KEYS)
-    ):
-        kind, items = "transcript", [{key: value for key, value in body.items() if key not in _OPTIONS}]
+    elif value_format(rest):
+        kind, items = "transcript", [rest]
     elif "words" in body:
-        kind, items = "records", [{key: value for key, value in body.items() if key not in _OPTIONS}]
+        kind, items = "records", [rest]
     else:
         raise ServiceError(
             400, 'give "texts" (a list of strings), "records" (a list of objects) or a recogniser\'s JSON.'

@@ -32,7 +32,12 @@ def test_a_recognisers_output_is_punctuated_in_its_own_shape(trained):
     assert [w.strip(" ,.?").lower() for w in words] == [
         w["word"].strip() for s in result["segments"] for w in s["words"]
     ]
-    for name in ("deepgram.json", "google.json", "assemblyai.json"):  # parsed: its shape tells the format
+    for name in (
+        "deepgram.json",
+        "google.json",
+        "assemblyai.json",
+        "transformers.json",
+    ):  # parsed: its shape tells the format
         read = json.loads((data / name).read_text(encoding="utf8"))
         assert punctuate_recognised(trained, read) == json.loads(punctuate_recognised(trained, json.dumps(read)))
     srt = punctuate_recognised(trained, (data / "sample.srt").read_text(encoding="utf8"), repair=True)

@@ -57,6 +57,11 @@ def test_texts_and_records_come_out_as_the_library_writes_them(client):
         "words": [{"text": "where", "start": 0, "end": 300}, {"text": "did", "start": 300, "end": 500}],
     }
     assert client.post("/punctuate", json=assemblyai).json()["text"] == "Where did?"  # a transcript, not a record
+    chunks = {
+        "text": "WHERE DID",
+        "chunks": [{"text": "WHERE", "timestamp": [0, 0.3]}, {"text": "DID", "timestamp": [0.3, None]}],
+    }
+    assert client.post("/punctuate", json=chunks).json()["chunks"][1] == {"text": "did?", "timestamp": [0.3, None]}
     srt = "1\n00:00:00,000 --> 00:00:00,500\nwhere did\n"
     assert client.post("/punctuate", json={"transcript": srt}).json() == punctuate_recognised(nlp, srt)
     wrapped = client.post("/punctuate", json={"transcript": segments, "repair": True}).json()
