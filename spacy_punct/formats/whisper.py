@@ -1,6 +1,7 @@
 """openai-whisper's `transcribe` result, WhisperX's, faster-whisper's segments and word lists."""
 
 import json
+import re
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from .recognisers import (
@@ -40,7 +41,10 @@ class WhisperFormat(TranscriptFormat):
         head = text.lstrip()  # the start of the file: its "text" may come before "segments"
         start = head[:4000]
         return head.startswith(("{", "[")) and (
-            '"segments"' in head or '"avg_logprob"' in start or ('"word"' in start and '"probability"' in start)
+            '"segments"' in head
+            or '"avg_logprob"' in start
+            or ('"word"' in start and '"probability"' in start)
+            or _SEGMENT_LIST.match(start) is not None
         )
 
     @staticmethod
@@ -99,7 +103,7 @@ class WhisperFormat(TranscriptFormat):
             segment.update(
                 start=_bound(transcript.words[first].start, segment.get("start")),
                 end=_bound(transcript.words[sentence[-1]].end, segment.get("end")),
-                text="".join(" " + words[k].text for k in sentence),
+                text=_text_leading(read) + " ".join(words[k].text for k in sentence),
                 words=entries,
             )
             new_segments.append(segment)
@@ -126,13 +130,19 @@ def _speaker(entry: Mapping[str, Any], segment: Mapping[str, Any]) -> Optional[s
     return None if speaker is None else str(speaker)
 
 
+# a list of segments as users save them: `[{"start": 0.0, "end": 2.0, "text": "so how"}, ...]`
+_SEGMENT_LIST = re.compile(r'\[\s*\{(?=[^{}]*"start"\s*:)(?=[^{}]*"end"\s*:)(?=[^{}]*"text"\s*:\s*"[^"]*\S\s+\S)')
+
+
 def _is_segment(item: Any) -> bool:
     """Whether an item of a JSON list is a segment (faster-whisper's
-    segments as a list), not a word."""
+    segments as a list, or a user's `{"start", "end", "text"}` of several
+    words), not a word."""
+    if not isinstance(item, Mapping) or "word" in item:
+        return False
+    text = item.get("text")
     return (
-        isinstance(item, Mapping)
-        and "word" not in item
-        and ("words" in item or "seek" in item or "avg_logprob" in item)
+        "words" in item or "seek" in item or "avg_logprob" in item or (isinstance(text, str) and len(text.split()) > 1)
     )
 
 
@@ -155,6 +165,13 @@ def _leading(transcript: Transcript, k: int) -> str:
     faster-whisper write " word", WhisperX "word"."""
     read = transcript.fields[k].get("word", "") if transcript.fields else ""
     return read[: len(read) - len(read.lstrip())] if isinstance(read, str) else ""
+
+
+def _text_leading(segment: Mapping[str, Any]) -> str:
+    """The whitespace a segment's text starts with: Whisper's " so how", a
+    user's "so how"; a segment without text as Whisper writes one."""
+    text = segment.get("text")
+    return text[: len(text) - len(text.lstrip())] if isinstance(text, str) else " "
 
 
 def _segment_entries(segment: Mapping[str, Any], where: str) -> List[Dict[str, Any]]:

@@ -88,7 +88,9 @@ def test_whisperx_speakers_turns_are_texts_of_their_own():
     for k, entry in enumerate(entries):
         entry["speaker"] = "SPEAKER_00" if k < 5 else "SPEAKER_01"
     result = {
-        "segments": [{"start": 0.0, "end": 1.6, "text": " ".join(WORDS), "speaker": "SPEAKER_00", "words": entries}]
+        "segments": [
+            {"start": 0.0, "end": 1.6, "text": " " + " ".join(WORDS), "speaker": "SPEAKER_00", "words": entries}
+        ]
     }
     transcript = make_format("whisper").read(json.dumps(result), "talk.json")
     assert transcript.turns == [0] * 5 + [1] * 3
@@ -122,6 +124,25 @@ def test_faster_whisper_segments_as_a_list_are_recut_and_written_as_a_list(with_
     assert out[0]["avg_logprob"] == -0.2 and (
         out[0]["words"][-1]["word"] == " trip?" if with_words else out[0]["words"] is None
     )
+
+
+def test_a_users_list_of_segments_is_recut_as_a_list_with_its_texts_spacing():
+    segments = [
+        {"start": 0.0, "end": 1.2, "text": "so how was the trip", "confidence": 0.8},
+        {"start": 1.6, "end": 2.6, "text": "it was long"},
+    ]
+    text = json.dumps(segments)
+    assert detect_format(DATA / "talk.json", text) == "whisper"
+    transcript = make_format("whisper").read(text, "talk.json")
+    assert [w.text for w in transcript.words] == WORDS and transcript.words[5].start == 1.6
+    out = json.loads(make_format("whisper").write(transcript, PUNCTUATED))
+    assert out == [
+        {"start": 0.0, "end": 1.2, "text": "So how was the trip?", "confidence": 0.8},
+        {"start": 1.6, "end": 2.6, "text": "It was long."},
+    ]
+    words = [{"text": w, "start": k, "end": k + 0.5} for k, w in enumerate(WORDS)]  # a word list stays one
+    written = make_format("whisper").write(make_format("whisper").read(json.dumps(words), "w.json"), PUNCTUATED)
+    assert json.loads(written)[4] == {"text": "trip?", "start": 4, "end": 4.5}
 
 
 def test_whisper_cpp_segments_are_recut_with_their_words_tokens():
