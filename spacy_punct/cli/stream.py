@@ -38,6 +38,7 @@ NOT_WORD_STREAMS = (
     "deepgram",
     "google",
     "assemblyai",
+    "azure",
     "transformers",
 )
 # words of a file read at once: the speed of offline punctuation, each word

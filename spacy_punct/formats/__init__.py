@@ -9,6 +9,7 @@ from . import whisper_cpp  # noqa: F401
 from . import deepgram  # noqa: F401
 from . import google_speech  # noqa: F401
 from . import assemblyai  # noqa: F401
+from . import azure_speech  # noqa: F401
 from . import vosk  # noqa: F401
 from . import ctm  # noqa: F401
 from . import nemo  # noqa: F401

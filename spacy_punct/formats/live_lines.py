@@ -5,7 +5,7 @@ recogniser writes them."""
 import re
 from typing import Any, List, Mapping
 
-from . import assemblyai, deepgram, google_speech
+from . import assemblyai, azure_speech, deepgram, google_speech
 from .timed import RecordError, parse_json_line, record_word_list, spread_words
 from .timestamped import timestamped_line
 
@@ -18,8 +18,8 @@ def line_words(line: str, where: str) -> List[Any]:
     whitespace (a line led by a tag such as `[Music]` among them), a segment
     as whisper.cpp prints it (`timestamped_line`), or JSON: a word object, a
     list of words, a record with a word list (see `record_word_list`;
-    Vosk's results, Whisper's segments), or one of Deepgram's, Google's or
-    AssemblyAI's streaming messages. Vosk's partial results and the others'
+    Vosk's results, Whisper's segments), or one of Deepgram's, Google's,
+    AssemblyAI's or Azure's streaming messages. Vosk's partial results and the others'
     interim ones give no words: the final result repeats them."""
     stripped = line.strip()
     printed = timestamped_line(stripped)
@@ -35,6 +35,8 @@ def line_words(line: str, where: str) -> List[Any]:
         raise RecordError(f"{where}: expected a word object, a list of words, or a record with words.")
     if value.get("type") in assemblyai.LIVE_TYPES or value.get("message_type") in assemblyai.LIVE_MESSAGE_TYPES:
         return assemblyai.live_words(value, where)  # before the word lists: its times are milliseconds
+    if "RecognitionStatus" in value:
+        return azure_speech.live_words(value, where)
     words = record_word_list(value, where)
     if words is not None:
         return words

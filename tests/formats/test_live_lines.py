@@ -57,3 +57,13 @@ def test_line_words():
     assert line_words(json.dumps({**turn, "turn_is_formatted": True, "transcript": "Hi."}), "line 1") == []
     assert line_words(json.dumps({"message_type": "PartialTranscript", "text": "hi", "words": said}), "line 1") == []
     assert line_words(json.dumps({"message_type": "FinalTranscript", "words": said}), "line 1")[0]["start"] == 1.92
+    # Azure's real-time results: the display form's words, sharing the result's time (ticks of 100 ns)
+    recognised = {"RecognitionStatus": "Success", "Offset": 5000000, "Duration": 5000000, "DisplayText": "so how"}
+    assert line_words(json.dumps(recognised), "line 1") == [
+        {"word": "so", "start": 0.5, "end": 0.7}, {"word": "how", "start": 0.7, "end": 1.0}
+    ]  # fmt: skip
+    detailed = {**recognised, "NBest": [{"Lexical": "so how", "Display": "So how?"}]}
+    assert [w["word"] for w in line_words(json.dumps(detailed), "line 1")] == ["So", "how?"]
+    assert line_words('{"RecognitionStatus": "InitialSilenceTimeout", "Offset": 0, "Duration": 0}', "line 1") == []
+    with pytest.raises(RecordError, match="line 4: Azure's result has no 'DisplayText'"):
+        line_words('{"RecognitionStatus": "Success", "Offset": 0}', "line 4")

@@ -32,6 +32,7 @@ def _read(name, kind=None):
         ("google.json", "google"),
         ("assemblyai.json", "assemblyai"),
         ("transformers.json", "transformers"),
+        ("azure.json", "azure"),
         ("whisper.tsv", "tsv"),
         ("whisper_cpp.csv", "csv"),
         ("whisper_cpp_console.txt", "timestamped"),

@@ -57,6 +57,8 @@ def test_texts_and_records_come_out_as_the_library_writes_them(client):
         "words": [{"text": "where", "start": 0, "end": 300}, {"text": "did", "start": 300, "end": 500}],
     }
     assert client.post("/punctuate", json=assemblyai).json()["text"] == "Where did?"  # a transcript, not a record
+    azure = {"recognizedPhrases": [{"offset": "PT0S", "duration": "PT0.5S", "nBest": [{"display": "where did"}]}]}
+    assert client.post("/punctuate", json=azure).json()["recognizedPhrases"][0]["nBest"][0]["display"] == "Where did?"
     chunks = {
         "text": "WHERE DID",
         "chunks": [{"text": "WHERE", "timestamp": [0, 0.3]}, {"text": "DID", "timestamp": [0.3, None]}],
