@@ -39,6 +39,7 @@ NOT_WORD_STREAMS = (
     "google",
     "assemblyai",
     "azure",
+    "amazon",
     "transformers",
 )
 # words of a file read at once: the speed of offline punctuation, each word

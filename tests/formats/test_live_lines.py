@@ -67,3 +67,17 @@ def test_line_words():
     assert line_words('{"RecognitionStatus": "InitialSilenceTimeout", "Offset": 0, "Duration": 0}', "line 1") == []
     with pytest.raises(RecordError, match="line 4: Azure's result has no 'DisplayText'"):
         line_words('{"RecognitionStatus": "Success", "Offset": 0}', "line 4")
+    # Amazon Transcribe's streaming events: a final result's words, each with the marks after it
+    items = [
+        {"Type": "pronunciation", "Content": "so", "StartTime": 0.5, "EndTime": 0.7},
+        {"Type": "pronunciation", "Content": "how", "StartTime": 0.7, "EndTime": 1.0},
+        {"Type": "punctuation", "Content": "?"},
+    ]
+    event = {
+        "Transcript": {"Results": [{"IsPartial": False, "Alternatives": [{"Items": items, "Transcript": "so how?"}]}]}
+    }
+    assert line_words(json.dumps(event), "line 1") == [
+        {"word": "so", "start": 0.5, "end": 0.7}, {"word": "how?", "start": 0.7, "end": 1.0}
+    ]  # fmt: skip
+    partial = {"Transcript": {"Results": [{"IsPartial": True, "Alternatives": [{"Items": items}]}]}}
+    assert line_words(json.dumps(partial), "line 1") == [] and line_words('{"Transcript": {"Results": []}}', "l") == []

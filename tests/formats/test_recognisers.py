@@ -33,6 +33,7 @@ def _read(name, kind=None):
         ("assemblyai.json", "assemblyai"),
         ("transformers.json", "transformers"),
         ("azure.json", "azure"),
+        ("amazon.json", "amazon"),
         ("whisper.tsv", "tsv"),
         ("whisper_cpp.csv", "csv"),
         ("whisper_cpp_console.txt", "timestamped"),

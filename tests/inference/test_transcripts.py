@@ -38,6 +38,7 @@ def test_a_recognisers_output_is_punctuated_in_its_own_shape(trained):
         "assemblyai.json",
         "transformers.json",
         "azure.json",
+        "amazon.json",
     ):  # parsed: its shape tells the format
         read = json.loads((data / name).read_text(encoding="utf8"))
         assert punctuate_recognised(trained, read) == json.loads(punctuate_recognised(trained, json.dumps(read)))

@@ -1,0 +1,198 @@
+"""Amazon Transcribe's batch transcription result: words (`pronunciation`
+items) and marks (`punctuation` items) apart, times as strings of seconds."""
+
+import json
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from . import recognisers
+from .recognisers import OutputWord, Transcript, TranscriptFormat, transcript_formats
+from .timed import RecordError, TimedWord
+
+
+@transcript_formats.register("amazon")
+class AmazonTranscribeFormat(TranscriptFormat):
+    """Amazon Transcribe's result: `{"jobName", "results": {"transcripts":
+    [{"transcript"}], "items": [{"id", "type": "pronunciation" |
+    "punctuation", "alternatives": [{"content", "confidence"}],
+    "start_time", "end_time", "speaker_label"}], "audio_segments":
+    [{"id", "transcript", "items": [item ids]}]}}`. Its words are read with
+    the marks Amazon put after them (`--repair` keeps them); written back,
+    each word's content is cased as punctuated and its marks are
+    `punctuation` items after it (ids renumbered, the audio segments' item
+    lists and transcripts with them); the transcript, and the items of each
+    channel (`channel_labels`) likewise. With speaker labels or channels,
+    each speaker's turn is a text of its own."""
+
+    endings = ()
+
+    @staticmethod
+    def sniff(text: str) -> bool:
+        head = text.lstrip()[:4000]
+        return head.startswith("{") and '"results"' in head and ('"jobName"' in head or '"transcripts"' in head)
+
+    @staticmethod
+    def fits(value: Any) -> bool:
+        results = value.get("results") if isinstance(value, Mapping) else None
+        return isinstance(results, Mapping) and isinstance(results.get("items"), list)
+
+    def read(self, text: str, name: str) -> Transcript:
+        value = recognisers.json_value(text, name)
+        results = value.get("results") if isinstance(value, Mapping) else None
+        if not isinstance(results, Mapping) or not isinstance(results.get("items"), list):
+            raise RecordError(f"{name}: expected Amazon Transcribe's result: 'results' with a list of 'items'.")
+        items = results["items"]
+        transcript = Transcript([], source={"value": value, "indent": recognisers.json_indent(text)})
+        labels: List[str] = []
+        for position, item in enumerate(items, start=1):
+            where = f"{name}, item {position}"
+            kind, content = _item(item, where)
+            if kind == "punctuation":
+                if transcript.words:  # a mark before any word has nothing to follow
+                    word = transcript.words[-1]
+                    transcript.words[-1] = TimedWord(word.text + content, word.start, word.end)
+                continue
+            transcript.words.append(
+                TimedWord(content, _seconds(item, "start_time", where), _seconds(item, "end_time", where))
+            )
+            transcript.fields.append({"content": content})
+            transcript.groups.append(position - 1)
+            labels.append(f"{item.get('channel_label') or ''}:{item.get('speaker_label') or ''}")
+            transcript.speakers.append(_speaker(item.get("speaker_label")))
+        if len(set(labels)) > 1:
+            transcript.turns = recognisers.speaker_turns(labels)
+        if not any(transcript.speakers):
+            transcript.speakers = []
+        transcript.language = recognisers.language_code(results.get("language_code", value.get("language_code")))
+        return transcript
+
+    def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
+        value = json.loads(json.dumps(transcript.source["value"]))  # a copy to fill in
+        results = value["results"]
+        written = {
+            (_time_key(results["items"][group]), entry["content"]): _split(entry["content"], word.text)
+            for group, entry, word in zip(transcript.groups, transcript.fields, words)
+        }
+        results["items"], ids = _written_items(results["items"], written)
+        if isinstance(results.get("transcripts"), list) and results["transcripts"]:
+            results["transcripts"][0] = dict(results["transcripts"][0], transcript=" ".join(w.text for w in words))
+        for segment in results.get("audio_segments") or []:
+            if isinstance(segment, dict) and isinstance(segment.get("items"), list):
+                _rewrite_segment(segment, ids, results["items"])
+        for channel in (results.get("channel_labels") or {}).get("channels") or []:
+            if isinstance(channel, dict) and isinstance(channel.get("items"), list):
+                channel["items"], _ = _written_items(channel["items"], written)
+        return json.dumps(value, ensure_ascii=False, indent=transcript.source["indent"]) + "\n"
+
+
+def _item(item: Any, where: str) -> Tuple[str, str]:
+    """An item's type and its best alternative's content."""
+    alternatives = item.get("alternatives") if isinstance(item, Mapping) else None
+    if not isinstance(alternatives, list) or not alternatives or not isinstance(alternatives[0], Mapping):
+        raise RecordError(f"{where}: expected an object with 'type' and 'alternatives'.")
+    content = alternatives[0].get("content")
+    if not isinstance(content, str) or not content.strip():
+        raise RecordError(f"{where}: the content is missing or empty.")
+    return str(item.get("type", "pronunciation")), content.strip()
+
+
+def _seconds(item: Mapping[str, Any], key: str, where: str) -> Optional[float]:
+    time = item.get(key)
+    try:
+        return None if time is None else float(time)
+    except (TypeError, ValueError):
+        raise RecordError(f"{where}: '{key}' must be seconds, got {time!r}.") from None
+
+
+def _speaker(label: Any) -> str:
+    """A speaker as captions name it: Amazon's "spk_0" as "Speaker 1"."""
+    text = str(label) if label is not None else ""
+    return f"Speaker {int(text[4:]) + 1}" if text.startswith("spk_") and text[4:].isdigit() else text
+
+
+def _split(read: str, punctuated: str) -> Tuple[str, str]:
+    """A punctuated word as Amazon writes it: the word as read, cased as
+    punctuated, and the marks after it."""
+    if punctuated[: len(read)].lower() == read.lower():
+        return punctuated[: len(read)], punctuated[len(read) :]
+    return punctuated, ""
+
+
+def _time_key(item: Mapping[str, Any]) -> str:
+    return str(item.get("start_time"))
+
+
+def _written_items(
+    items: List[Any], written: Dict[Tuple[str, str], Tuple[str, str]]
+) -> Tuple[List[Any], Dict[Any, Optional[List[int]]]]:
+    """Items with each word cased as punctuated and followed by its marks
+    (the marks read after it dropped), ids numbered again where they had
+    ids; and for each old id, the new ids it became (a word: itself and its
+    marks; a dropped mark: None)."""
+    out: List[Any] = []
+    ids: Dict[Any, Optional[List[int]]] = {}
+    numbered = any(isinstance(item, Mapping) and "id" in item for item in items)
+    found: Optional[Tuple[str, str]] = None
+    for item in items:
+        kind, content = _item(item, "item")
+        if kind == "punctuation" and found is not None:
+            ids[item.get("id")] = None  # replaced by the punctuated word's marks
+            continue
+        found = written.get((_time_key(item), content)) if kind != "punctuation" else None
+        new_ids = [len(out)]
+        if found is None:
+            out.append(dict(item, id=len(out)) if numbered else item)
+        else:
+            word, marks = found
+            alternatives = [dict(item["alternatives"][0], content=word), *item["alternatives"][1:]]
+            out.append(dict(item, alternatives=alternatives, **({"id": len(out)} if numbered else {})))
+            for mark in marks:
+                new_ids.append(len(out))
+                mark_item = {"type": "punctuation", "alternatives": [{"confidence": "0.0", "content": mark}]}
+                out.append({"id": len(out), **mark_item} if numbered else mark_item)
+        ids[item.get("id")] = new_ids
+    return out, ids
+
+
+def _rewrite_segment(segment: Dict[str, Any], ids: Dict[Any, Optional[List[int]]], items: List[Any]) -> None:
+    """An audio segment's item ids and transcript after its words were
+    punctuated (one naming an id not read is left as it was)."""
+    if any(old not in ids for old in segment["items"]):
+        return
+    segment["items"] = [new for old in segment["items"] for new in ids[old] or []]
+    text = ""
+    for new in segment["items"]:
+        content = items[new]["alternatives"][0]["content"]
+        text += content if items[new].get("type") == "punctuation" or not text else " " + content
+    segment["transcript"] = text
+
+
+def live_words(value: Mapping[str, Any], where: str) -> List[Any]:
+    """The words of one of Amazon Transcribe's streaming events
+    (`{"Transcript": {"Results": [{"IsPartial", "Alternatives": [{"Items":
+    [{"Type", "Content", "StartTime", "EndTime"}], "Transcript"}]}]}}`): a
+    final result's words, each with the marks after it; partial results
+    give none (the final one repeats their words)."""
+    results = value["Transcript"].get("Results")
+    words: List[Any] = []
+    for result in results if isinstance(results, list) else []:
+        if not isinstance(result, Mapping) or result.get("IsPartial", False):
+            continue
+        alternatives = result.get("Alternatives")
+        best = alternatives[0] if isinstance(alternatives, list) and alternatives else None
+        if not isinstance(best, Mapping):
+            raise RecordError(f"{where}: Amazon's result has no 'Alternatives'.")
+        items = best.get("Items")
+        if not isinstance(items, list):
+            said = best.get("Transcript")
+            words.extend(said.split() if isinstance(said, str) else [])
+            continue
+        for item in items:
+            content = item.get("Content") if isinstance(item, Mapping) else None
+            if not isinstance(content, str) or not content.strip():
+                raise RecordError(f"{where}: an item of Amazon's result has no 'Content'.")
+            if item.get("Type") == "punctuation":
+                if words:
+                    words[-1]["word"] += content.strip()
+                continue
+            words.append({"word": content.strip(), "start": item.get("StartTime"), "end": item.get("EndTime")})
+    return words
