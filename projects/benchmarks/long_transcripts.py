@@ -90,6 +90,34 @@ def assemblyai(words: Timed) -> str:
     )
 
 
+def amazon(words: Timed) -> str:
+    items = [{"id": k, "type": "pronunciation", "alternatives": [{"confidence": "0.9", "content": w}],
+              "start_time": f"{s:.2f}", "end_time": f"{e:.2f}"} for k, (w, s, e) in enumerate(words)]  # fmt: skip
+    said = " ".join(w for w, _, _ in words)
+    return json.dumps({"jobName": "long", "results": {"transcripts": [{"transcript": said}], "items": items}})
+
+
+def speechmatics(words: Timed) -> str:
+    results = [{"alternatives": [{"confidence": 0.9, "content": w, "language": "en"}], "start_time": s, "end_time": e,
+                "type": "word"} for w, s, e in words]  # fmt: skip
+    return json.dumps({"format": "2.9", "metadata": {"transcription_config": {"language": "en"}}, "results": results})
+
+
+def azure(words: Timed) -> str:
+    phrases = [{"recognitionStatus": "Success", "channel": 0, "offsetInTicks": round(c[0][1] * 1e7),
+                "durationInTicks": round((c[-1][2] - c[0][1]) * 1e7),
+                "nBest": [{"lexical": " ".join(w for w, _, _ in c), "display": " ".join(w for w, _, _ in c)}]}
+               for c in chunks(words, 12)]  # fmt: skip
+    said = " ".join(w for w, _, _ in words)
+    return json.dumps({"combinedRecognizedPhrases": [{"channel": 0, "lexical": said, "display": said}],
+                       "recognizedPhrases": phrases})  # fmt: skip
+
+
+def transformers(words: Timed) -> str:
+    chunks_ = [{"text": w.upper(), "timestamp": [s, e]} for w, s, e in words]  # wav2vec2's capitals
+    return json.dumps({"text": " ".join(w.upper() for w, _, _ in words), "chunks": chunks_})
+
+
 def vosk(words: Timed) -> str:
     return "".join(json.dumps({"result": [{"conf": 1.0, "end": e, "start": s, "word": w} for w, s, e in c],
                                "text": " ".join(w for w, _, _ in c)}) + "\n" for c in chunks(words, 12))  # fmt: skip
@@ -127,6 +155,10 @@ FORMATS: Dict[str, Tuple[str, Callable[[Timed], str], str]] = {
     "deepgram": ("deepgram.json", deepgram, "deepgram"),
     "google": ("google.json", google, "google"),
     "assemblyai": ("assemblyai.json", assemblyai, "assemblyai"),
+    "amazon": ("amazon.json", amazon, "amazon"),
+    "azure": ("azure.json", azure, "azure"),
+    "speechmatics": ("speechmatics.json", speechmatics, "speechmatics"),
+    "transformers": ("wav2vec2.json", transformers, "transformers"),
     "vosk": ("vosk.jsonl", vosk, "vosk"),
     "ctm": ("talk.ctm", ctm, "ctm"),
     "tsv": ("talk.tsv", tsv, "tsv"),

@@ -40,6 +40,7 @@ NOT_WORD_STREAMS = (
     "assemblyai",
     "azure",
     "amazon",
+    "speechmatics",
     "transformers",
 )
 # words of a file read at once: the speed of offline punctuation, each word

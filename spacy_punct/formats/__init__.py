@@ -7,6 +7,7 @@ from . import transformers_asr  # noqa: F401, I001
 from . import whisper  # noqa: F401
 from . import whisper_cpp  # noqa: F401
 from . import amazon_transcribe  # noqa: F401
+from . import speechmatics  # noqa: F401
 from . import deepgram  # noqa: F401
 from . import google_speech  # noqa: F401
 from . import assemblyai  # noqa: F401

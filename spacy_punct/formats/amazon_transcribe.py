@@ -2,11 +2,11 @@
 items) and marks (`punctuation` items) apart, times as strings of seconds."""
 
 import json
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-from . import recognisers
+from . import mark_items, recognisers
 from .recognisers import OutputWord, Transcript, TranscriptFormat, transcript_formats
-from .timed import RecordError, TimedWord
+from .timed import RecordError
 
 
 @transcript_formats.register("amazon")
@@ -43,19 +43,10 @@ class AmazonTranscribeFormat(TranscriptFormat):
         items = results["items"]
         transcript = Transcript([], source={"value": value, "indent": recognisers.json_indent(text)})
         labels: List[str] = []
-        for position, item in enumerate(items, start=1):
-            where = f"{name}, item {position}"
-            kind, content = _item(item, where)
-            if kind == "punctuation":
-                if transcript.words:  # a mark before any word has nothing to follow
-                    word = transcript.words[-1]
-                    transcript.words[-1] = TimedWord(word.text + content, word.start, word.end)
-                continue
-            transcript.words.append(
-                TimedWord(content, _seconds(item, "start_time", where), _seconds(item, "end_time", where))
-            )
-            transcript.fields.append({"content": content})
-            transcript.groups.append(position - 1)
+        for position, word in mark_items.item_words(items, name, "punctuation"):
+            item = items[position]
+            transcript.words.append(word)
+            transcript.groups.append(position)
             labels.append(f"{item.get('channel_label') or ''}:{item.get('speaker_label') or ''}")
             transcript.speakers.append(_speaker(item.get("speaker_label")))
         if len(set(labels)) > 1:
@@ -68,11 +59,8 @@ class AmazonTranscribeFormat(TranscriptFormat):
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
         value = json.loads(json.dumps(transcript.source["value"]))  # a copy to fill in
         results = value["results"]
-        written = {
-            (_time_key(results["items"][group]), entry["content"]): _split(entry["content"], word.text)
-            for group, entry, word in zip(transcript.groups, transcript.fields, words)
-        }
-        results["items"], ids = _written_items(results["items"], written)
+        written = mark_items.written_words(results["items"], transcript.groups, [w.text for w in words])
+        results["items"], ids = mark_items.written_items(results["items"], written, "punctuation", _mark)
         if isinstance(results.get("transcripts"), list) and results["transcripts"]:
             results["transcripts"][0] = dict(results["transcripts"][0], transcript=" ".join(w.text for w in words))
         for segment in results.get("audio_segments") or []:
@@ -80,27 +68,8 @@ class AmazonTranscribeFormat(TranscriptFormat):
                 _rewrite_segment(segment, ids, results["items"])
         for channel in (results.get("channel_labels") or {}).get("channels") or []:
             if isinstance(channel, dict) and isinstance(channel.get("items"), list):
-                channel["items"], _ = _written_items(channel["items"], written)
+                channel["items"], _ = mark_items.written_items(channel["items"], written, "punctuation", _mark)
         return json.dumps(value, ensure_ascii=False, indent=transcript.source["indent"]) + "\n"
-
-
-def _item(item: Any, where: str) -> Tuple[str, str]:
-    """An item's type and its best alternative's content."""
-    alternatives = item.get("alternatives") if isinstance(item, Mapping) else None
-    if not isinstance(alternatives, list) or not alternatives or not isinstance(alternatives[0], Mapping):
-        raise RecordError(f"{where}: expected an object with 'type' and 'alternatives'.")
-    content = alternatives[0].get("content")
-    if not isinstance(content, str) or not content.strip():
-        raise RecordError(f"{where}: the content is missing or empty.")
-    return str(item.get("type", "pronunciation")), content.strip()
-
-
-def _seconds(item: Mapping[str, Any], key: str, where: str) -> Optional[float]:
-    time = item.get(key)
-    try:
-        return None if time is None else float(time)
-    except (TypeError, ValueError):
-        raise RecordError(f"{where}: '{key}' must be seconds, got {time!r}.") from None
 
 
 def _speaker(label: Any) -> str:
@@ -109,48 +78,9 @@ def _speaker(label: Any) -> str:
     return f"Speaker {int(text[4:]) + 1}" if text.startswith("spk_") and text[4:].isdigit() else text
 
 
-def _split(read: str, punctuated: str) -> Tuple[str, str]:
-    """A punctuated word as Amazon writes it: the word as read, cased as
-    punctuated, and the marks after it."""
-    if punctuated[: len(read)].lower() == read.lower():
-        return punctuated[: len(read)], punctuated[len(read) :]
-    return punctuated, ""
-
-
-def _time_key(item: Mapping[str, Any]) -> str:
-    return str(item.get("start_time"))
-
-
-def _written_items(
-    items: List[Any], written: Dict[Tuple[str, str], Tuple[str, str]]
-) -> Tuple[List[Any], Dict[Any, Optional[List[int]]]]:
-    """Items with each word cased as punctuated and followed by its marks
-    (the marks read after it dropped), ids numbered again where they had
-    ids; and for each old id, the new ids it became (a word: itself and its
-    marks; a dropped mark: None)."""
-    out: List[Any] = []
-    ids: Dict[Any, Optional[List[int]]] = {}
-    numbered = any(isinstance(item, Mapping) and "id" in item for item in items)
-    found: Optional[Tuple[str, str]] = None
-    for item in items:
-        kind, content = _item(item, "item")
-        if kind == "punctuation" and found is not None:
-            ids[item.get("id")] = None  # replaced by the punctuated word's marks
-            continue
-        found = written.get((_time_key(item), content)) if kind != "punctuation" else None
-        new_ids = [len(out)]
-        if found is None:
-            out.append(dict(item, id=len(out)) if numbered else item)
-        else:
-            word, marks = found
-            alternatives = [dict(item["alternatives"][0], content=word), *item["alternatives"][1:]]
-            out.append(dict(item, alternatives=alternatives, **({"id": len(out)} if numbered else {})))
-            for mark in marks:
-                new_ids.append(len(out))
-                mark_item = {"type": "punctuation", "alternatives": [{"confidence": "0.0", "content": mark}]}
-                out.append({"id": len(out), **mark_item} if numbered else mark_item)
-        ids[item.get("id")] = new_ids
-    return out, ids
+def _mark(word: Mapping[str, Any], mark: str) -> Dict[str, Any]:
+    """A mark's item, as Amazon writes one."""
+    return {"type": "punctuation", "alternatives": [{"confidence": "0.0", "content": mark}]}
 
 
 def _rewrite_segment(segment: Dict[str, Any], ids: Dict[Any, Optional[List[int]]], items: List[Any]) -> None:

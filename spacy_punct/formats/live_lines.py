@@ -5,7 +5,7 @@ recogniser writes them."""
 import re
 from typing import Any, List, Mapping
 
-from . import amazon_transcribe, assemblyai, azure_speech, deepgram, google_speech
+from . import amazon_transcribe, assemblyai, azure_speech, deepgram, google_speech, speechmatics
 from .timed import RecordError, parse_json_line, record_word_list, spread_words
 from .timestamped import timestamped_line
 
@@ -19,7 +19,8 @@ def line_words(line: str, where: str) -> List[Any]:
     as whisper.cpp prints it (`timestamped_line`), or JSON: a word object, a
     list of words, a record with a word list (see `record_word_list`;
     Vosk's results, Whisper's segments), or one of Deepgram's, Google's,
-    AssemblyAI's, Azure's or Amazon Transcribe's streaming messages. Vosk's partial results and the others'
+    AssemblyAI's, Azure's, Amazon Transcribe's or Speechmatics' streaming
+    messages. Vosk's partial results and the others'
     interim ones give no words: the final result repeats them."""
     stripped = line.strip()
     printed = timestamped_line(stripped)
@@ -37,6 +38,8 @@ def line_words(line: str, where: str) -> List[Any]:
         return assemblyai.live_words(value, where)  # before the word lists: its times are milliseconds
     if "RecognitionStatus" in value:
         return azure_speech.live_words(value, where)
+    if value.get("message") in speechmatics.LIVE_MESSAGES:
+        return speechmatics.live_words(value, where)
     if isinstance(value.get("Transcript"), Mapping):
         return amazon_transcribe.live_words(value, where)
     words = record_word_list(value, where)

@@ -28,7 +28,7 @@ class TransformersFormat(TranscriptFormat):
 
     @staticmethod
     def sniff(text: str) -> bool:
-        head = text.lstrip()[:4000]
+        head = text.lstrip()  # the result's "text" comes before its "chunks"
         return head.startswith(("{", "[")) and _CHUNKS.search(head) is not None and '"timestamp"' in head
 
     @staticmethod

@@ -25,7 +25,7 @@ class WhisperCppFormat(TranscriptFormat):
     @staticmethod
     def sniff(text: str) -> bool:
         head = text.lstrip()[:4000]
-        return head.startswith("{") and '"transcription"' in head
+        return head.startswith("{") and _KEY.search(head) is not None
 
     @staticmethod
     def fits(value: Any) -> bool:
@@ -80,6 +80,7 @@ class WhisperCppFormat(TranscriptFormat):
         return json.dumps(source, ensure_ascii=False, indent="\t") + "\n"
 
 
+_KEY = re.compile(r'"transcription"\s*:')  # the key, not a value ("type": "transcription")
 _SPECIAL = re.compile(r"^\[_[^\]]*\]$")  # [_BEG_], [_TT_150], [_SOT_]
 
 

@@ -79,5 +79,11 @@ def test_line_words():
     assert line_words(json.dumps(event), "line 1") == [
         {"word": "so", "start": 0.5, "end": 0.7}, {"word": "how?", "start": 0.7, "end": 1.0}
     ]  # fmt: skip
+    said = [{"type": "word", "start_time": 0.5, "end_time": 0.7, "alternatives": [{"content": "so"}]}]
+    said.append({"type": "punctuation", "start_time": 0.7, "end_time": 0.7, "alternatives": [{"content": ","}]})
+    assert line_words(json.dumps({"message": "AddTranscript", "results": said}), "l") == [
+        {"word": "so,", "start": 0.5, "end": 0.7}
+    ]  # fmt: skip
+    assert line_words(json.dumps({"message": "AddPartialTranscript", "results": said}), "l") == []
     partial = {"Transcript": {"Results": [{"IsPartial": True, "Alternatives": [{"Items": items}]}]}}
     assert line_words(json.dumps(partial), "line 1") == [] and line_words('{"Transcript": {"Results": []}}', "l") == []

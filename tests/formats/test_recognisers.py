@@ -34,6 +34,7 @@ def _read(name, kind=None):
         ("transformers.json", "transformers"),
         ("azure.json", "azure"),
         ("amazon.json", "amazon"),
+        ("speechmatics.json", "speechmatics"),
         ("whisper.tsv", "tsv"),
         ("whisper_cpp.csv", "csv"),
         ("whisper_cpp_console.txt", "timestamped"),

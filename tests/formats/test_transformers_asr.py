@@ -26,6 +26,11 @@ def test_word_chunks_are_punctuated_in_place(json_round_trip):
     ]
 
 
+def test_a_long_results_chunks_after_its_text_are_found():
+    value = {"text": " so" * 5000, "chunks": [{"text": " so", "timestamp": [k, k + 0.5]} for k in range(5000)]}
+    assert detect_format(SAMPLE, json.dumps(value)) == "transformers"
+
+
 def test_whisper_chunks_are_recut_at_sentence_ends_and_a_cut_off_end_stays_open(json_round_trip):
     value = {
         "text": " so how was the trip it was long",

@@ -61,6 +61,8 @@ def test_texts_and_records_come_out_as_the_library_writes_them(client):
     assert client.post("/punctuate", json=azure).json()["recognizedPhrases"][0]["nBest"][0]["display"] == "Where did?"
     amazon = {"results": {"items": [{"alternatives": [{"content": w}], "start_time": "0.0"} for w in ("where", "did")]}}
     assert client.post("/punctuate", json=amazon).json()["results"]["items"][2]["alternatives"][0]["content"] == "?"
+    said = [{"type": "word", "start_time": 0.0, "alternatives": [{"content": w}]} for w in ("where", "did")]
+    assert client.post("/punctuate", json={"results": said}).json()["results"][2]["alternatives"][0]["content"] == "?"
     chunks = {
         "text": "WHERE DID",
         "chunks": [{"text": "WHERE", "timestamp": [0, 0.3]}, {"text": "DID", "timestamp": [0.3, None]}],
