@@ -114,8 +114,8 @@ def azure(words: Timed) -> str:
 
 
 def transformers(words: Timed) -> str:
-    chunks_ = [{"text": w.upper(), "timestamp": [s, e]} for w, s, e in words]  # wav2vec2's capitals
-    return json.dumps({"text": " ".join(w.upper() for w, _, _ in words), "chunks": chunks_})
+    chunks_ = [{"text": " " + w, "timestamp": [s, e]} for w, s, e in words]  # Whisper's word chunks
+    return json.dumps({"text": "".join(" " + w for w, _, _ in words), "chunks": chunks_})
 
 
 def vosk(words: Timed) -> str:
@@ -158,7 +158,7 @@ FORMATS: Dict[str, Tuple[str, Callable[[Timed], str], str]] = {
     "amazon": ("amazon.json", amazon, "amazon"),
     "azure": ("azure.json", azure, "azure"),
     "speechmatics": ("speechmatics.json", speechmatics, "speechmatics"),
-    "transformers": ("wav2vec2.json", transformers, "transformers"),
+    "transformers": ("transformers.json", transformers, "transformers"),
     "vosk": ("vosk.jsonl", vosk, "vosk"),
     "ctm": ("talk.ctm", ctm, "ctm"),
     "tsv": ("talk.tsv", tsv, "tsv"),
