@@ -41,6 +41,8 @@ NOT_WORD_STREAMS = (
     "azure",
     "amazon",
     "speechmatics",
+    "lrc",
+    "sbv",
     "transformers",
 )
 # words of a file read at once: the speed of offline punctuation, each word
@@ -102,7 +104,9 @@ def stream(
     check_input(input)
     found = transcript_format(input, encoding)
     if found in NOT_WORD_STREAMS:
-        fail(f"{input} is a {found} file, not a stream of words: `spacy-punct punctuate {model} {input}` reads it.")
+        fail(
+            f"{input} is a whole file ({found}), not a stream of words: `spacy-punct punctuate {model} {input}` reads it."
+        )
     try:
         writer = make_writer(format, max_chars=max_chars, max_seconds=max_seconds)
     except ValueError as e:

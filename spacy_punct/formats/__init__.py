@@ -18,3 +18,5 @@ from . import nemo  # noqa: F401
 from . import srt_vtt  # noqa: F401
 from . import segment_tables  # noqa: F401
 from . import timestamped  # noqa: F401
+from . import lrc  # noqa: F401
+from . import sbv  # noqa: F401

@@ -99,14 +99,14 @@ def test_a_full_standard_output_is_one_line(trained, tmp_path):
 
 @pytest.mark.parametrize(
     "name, kind",
-    [("sample.srt", "srt"), ("google.json", "google"), ("deepgram.json", "deepgram"), ("whisper.tsv", "tsv")],
+    [("sample.srt", "srt"), ("google.json", "google"), ("amazon.json", "amazon"), ("whisper.tsv", "tsv")],
 )
 def test_a_recognisers_file_that_is_no_word_stream_is_sent_to_punctuate(trained, tmp_path, name, kind):
     model = tmp_path / "model"
     trained.to_disk(model)
     captions = Path(__file__).parents[1] / "data" / "recognisers" / name
     result = runner.invoke(app, ["stream", str(model), str(captions)])
-    assert result.exit_code == 1 and f"is a {kind} file, not a stream of words" in result.output
+    assert result.exit_code == 1 and f"is a whole file ({kind}), not a stream of words" in result.output
     assert "spacy-punct punctuate" in result.output and result.output.strip().count("\n") == 0
 
 
