@@ -41,6 +41,7 @@ NOT_WORD_STREAMS = (
     "azure",
     "amazon",
     "speechmatics",
+    "rev",
     "lrc",
     "sbv",
     "transformers",

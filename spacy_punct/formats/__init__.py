@@ -8,6 +8,7 @@ from . import whisper  # noqa: F401
 from . import whisper_cpp  # noqa: F401
 from . import amazon_transcribe  # noqa: F401
 from . import speechmatics  # noqa: F401
+from . import rev_ai  # noqa: F401
 from . import deepgram  # noqa: F401
 from . import google_speech  # noqa: F401
 from . import assemblyai  # noqa: F401

@@ -35,6 +35,7 @@ def _read(name, kind=None):
         ("azure.json", "azure"),
         ("amazon.json", "amazon"),
         ("speechmatics.json", "speechmatics"),
+        ("rev.json", "rev"),
         ("whisper.tsv", "tsv"),
         ("whisper_cpp.csv", "csv"),
         ("whisper_cpp_console.txt", "timestamped"),

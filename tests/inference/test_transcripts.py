@@ -40,6 +40,7 @@ def test_a_recognisers_output_is_punctuated_in_its_own_shape(trained):
         "azure.json",
         "amazon.json",
         "speechmatics.json",
+        "rev.json",
     ):  # parsed: its shape tells the format
         read = json.loads((data / name).read_text(encoding="utf8"))
         assert punctuate_recognised(trained, read) == json.loads(punctuate_recognised(trained, json.dumps(read)))

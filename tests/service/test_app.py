@@ -63,6 +63,11 @@ def test_texts_and_records_come_out_as_the_library_writes_them(client):
     assert client.post("/punctuate", json=amazon).json()["results"]["items"][2]["alternatives"][0]["content"] == "?"
     said = [{"type": "word", "start_time": 0.0, "alternatives": [{"content": w}]} for w in ("where", "did")]
     assert client.post("/punctuate", json={"results": said}).json()["results"][2]["alternatives"][0]["content"] == "?"
+    rev = {"monologues": [{"elements": [{"type": "text", "value": "where"}, {"type": "text", "value": "did"}]}]}
+    assert client.post("/punctuate", json=rev).json()["monologues"][0]["elements"][-1] == {
+        "type": "punct",
+        "value": "?",
+    }
     chunks = {
         "text": "WHERE DID",
         "chunks": [{"text": "WHERE", "timestamp": [0, 0.3]}, {"text": "DID", "timestamp": [0.3, None]}],
