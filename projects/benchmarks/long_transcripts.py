@@ -103,6 +103,27 @@ def speechmatics(words: Timed) -> str:
     return json.dumps({"format": "2.9", "metadata": {"transcription_config": {"language": "en"}}, "results": results})
 
 
+def rev(words: Timed) -> str:
+    elements: List[Dict[str, object]] = []
+    for w, s, e in words:
+        elements += ([{"type": "punct", "value": " "}] if elements else []) + [
+            {"type": "text", "value": w, "ts": s, "end_ts": e}
+        ]
+    return json.dumps({"id": "long", "monologues": [{"speaker": 0, "elements": elements}]})
+
+
+def sbv(words: Timed) -> str:
+    return "\n".join(f"{timestamp(c[0][1], '.')[1:]},{timestamp(c[-1][2], '.')[1:]}\n{' '.join(w for w, _, _ in c)}\n"
+                     for c in chunks(words, 10))  # fmt: skip
+
+
+def lrc(words: Timed) -> str:
+    lines = [
+        f"[{int(c[0][1] // 60):02d}:{c[0][1] % 60:05.2f}] {' '.join(w for w, _, _ in c)}" for c in chunks(words, 12)
+    ]
+    return "[by:whisper.cpp]\n" + "\n".join(lines) + "\n"
+
+
 def azure(words: Timed) -> str:
     phrases = [{"recognitionStatus": "Success", "channel": 0, "offsetInTicks": round(c[0][1] * 1e7),
                 "durationInTicks": round((c[-1][2] - c[0][1]) * 1e7),
@@ -152,12 +173,15 @@ FORMATS: Dict[str, Tuple[str, Callable[[Timed], str], str]] = {
     "whisper.cpp": ("talk.wav.json", whisper_cpp, "whisper-cpp"),
     "srt": ("talk.srt", captions("srt"), "srt"),
     "vtt": ("talk.vtt", captions("vtt"), "vtt"),
+    "sbv": ("talk.sbv", sbv, "sbv"),
+    "lrc": ("talk.lrc", lrc, "lrc"),
     "deepgram": ("deepgram.json", deepgram, "deepgram"),
     "google": ("google.json", google, "google"),
     "assemblyai": ("assemblyai.json", assemblyai, "assemblyai"),
     "amazon": ("amazon.json", amazon, "amazon"),
     "azure": ("azure.json", azure, "azure"),
     "speechmatics": ("speechmatics.json", speechmatics, "speechmatics"),
+    "rev": ("rev.json", rev, "rev"),
     "transformers": ("transformers.json", transformers, "transformers"),
     "vosk": ("vosk.jsonl", vosk, "vosk"),
     "ctm": ("talk.ctm", ctm, "ctm"),
