@@ -2,7 +2,7 @@
 items) and marks (`punctuation` items) apart, times as strings of seconds."""
 
 import json
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import mark_items, recognisers
 from .recognisers import OutputWord, Transcript, TranscriptFormat, transcript_formats
@@ -43,11 +43,13 @@ class AmazonTranscribeFormat(TranscriptFormat):
         items = results["items"]
         transcript = Transcript([], source={"value": value, "indent": recognisers.json_indent(text)})
         labels: List[str] = []
+        channels = _channels(results)
         for position, word in mark_items.item_words(items, name, "punctuation"):
             item = items[position]
             transcript.words.append(word)
             transcript.groups.append(position)
-            labels.append(f"{item.get('channel_label') or ''}:{item.get('speaker_label') or ''}")
+            channel = item.get("channel_label") or channels.get((mark_items.start_key(item), word.text), "")
+            labels.append(f"{channel}:{item.get('speaker_label') or ''}")
             transcript.speakers.append(_speaker(item.get("speaker_label")))
         if len(set(labels)) > 1:
             transcript.turns = recognisers.speaker_turns(labels)
@@ -70,6 +72,21 @@ class AmazonTranscribeFormat(TranscriptFormat):
             if isinstance(channel, dict) and isinstance(channel.get("items"), list):
                 channel["items"], _ = mark_items.written_items(channel["items"], written, "punctuation", _mark)
         return json.dumps(value, ensure_ascii=False, indent=transcript.source["indent"]) + "\n"
+
+
+def _channels(results: Mapping[str, Any]) -> Dict[Tuple[str, str], str]:
+    """Each word's channel by its start and content, from the channels' own
+    items (`channel_labels`), where the words do not say it."""
+    found: Dict[Tuple[str, str], str] = {}
+    channels = results.get("channel_labels")
+    for channel in (channels.get("channels") if isinstance(channels, Mapping) else None) or []:
+        for item in (channel.get("items") if isinstance(channel, Mapping) else None) or []:
+            alternatives = item.get("alternatives") if isinstance(item, Mapping) else None
+            if item.get("type") == "pronunciation" and isinstance(alternatives, list) and alternatives:
+                found[(mark_items.start_key(item), str(alternatives[0].get("content")))] = str(
+                    channel.get("channel_label")
+                )
+    return found
 
 
 def _speaker(label: Any) -> str:

@@ -72,3 +72,20 @@ def test_a_word_whose_case_changes_its_length_keeps_its_marks_in_its_content():
 def test_what_cannot_be_read_is_named(text, message):
     with pytest.raises(RecordError, match=message):
         make_format("amazon").read(text, "bad.json")
+
+
+def test_each_channel_is_a_text_of_its_own_and_its_items_are_written_likewise(json_round_trip):
+    value = json.loads(SAMPLE.read_text(encoding="utf8"))
+    items = [{k: v for k, v in item.items() if k != "id"} for item in value["results"]["items"]]  # as Amazon's
+    value["results"]["channel_labels"] = {
+        "channels": [
+            {"channel_label": "ch_0", "items": [dict(item, channel_label="ch_0") for item in items[:5]]},
+            {"channel_label": "ch_1", "items": [dict(item, channel_label="ch_1") for item in items[5:]]},
+        ],
+        "number_of_channels": 2,
+    }
+    transcript, out = json_round_trip("amazon", value)
+    assert transcript.turns == [0] * 5 + [1] * 3
+    channels = out["results"]["channel_labels"]["channels"]
+    assert [item["alternatives"][0]["content"] for item in channels[1]["items"]] == ["It", "was", "long", "."]
+    assert channels[1]["items"][0]["channel_label"] == "ch_1" and "id" not in channels[1]["items"][0]
