@@ -70,9 +70,9 @@ def punctuate(
         help="The input is a recogniser's file: whisper (openai-whisper, faster-whisper, WhisperX JSON), whisper-cpp (whisper.cpp's -oj, -ojf), deepgram, google (Speech-to-Text), assemblyai, azure (batch transcription), amazon (Transcribe), speechmatics, rev (Rev AI), transformers (Hugging Face pipeline, insanely-fast-whisper), tsv (openai-whisper's), csv (whisper.cpp's), timestamped ([00:00.000 --> 00:02.000]  text lines), lrc (whisper.cpp's -olrc), sbv (YouTube's SubViewer), vosk, ctm (Kaldi), nemo (manifest), srt or vtt (default: found from the file's content and name).",
     ),
     max_chars: int = typer.Option(
-        84, min=1, help="srt/vtt: characters per cue at most (a cue also ends at each sentence end)."
+        84, min=1, help="srt/vtt/sbv: characters per cue at most (a cue also ends at each sentence end)."
     ),
-    max_seconds: float = typer.Option(7.0, min=0.1, help="srt/vtt: seconds per cue at most."),
+    max_seconds: float = typer.Option(7.0, min=0.1, help="srt/vtt/sbv: seconds per cue at most."),
     input_format: Optional[str] = typer.Option(
         None,
         help="Input: text (one document per line) or jsonl (records with 'text' or timed 'words'); default: jsonl for a .jsonl, .json or .jsonl.gz file, else text.",
