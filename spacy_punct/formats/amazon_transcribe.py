@@ -51,10 +51,7 @@ class AmazonTranscribeFormat(TranscriptFormat):
             channel = item.get("channel_label") or channels.get((mark_items.start_key(item), word.text), "")
             labels.append(f"{channel}:{item.get('speaker_label') or ''}")
             transcript.speakers.append(_speaker(item.get("speaker_label")))
-        if len(set(labels)) > 1:
-            transcript.turns = recognisers.speaker_turns(labels)
-        if not any(transcript.speakers):
-            transcript.speakers = []
+        transcript.take_turns(labels)
         transcript.language = recognisers.language_code(results.get("language_code", value.get("language_code")))
         return transcript
 

@@ -46,8 +46,7 @@ class AssemblyAIFormat(TranscriptFormat):
             transcript.groups.append(0)
             labels.append(f"{entry.get('channel') or ''}:{entry.get('speaker') or ''}")
             transcript.speakers.append(recognisers.speaker_name(entry.get("speaker")))
-        if len(set(labels)) > 1:
-            transcript.turns = recognisers.speaker_turns(labels)
+        transcript.take_turns(labels)
         transcript.language = recognisers.language_code(value.get("language_code"))
         return transcript
 

@@ -37,10 +37,7 @@ class AzureSpeechFormat(TranscriptFormat):
         return isinstance(value, Mapping) and isinstance(value.get("recognizedPhrases"), list)
 
     def read(self, text: str, name: str) -> Transcript:
-        value = recognisers.json_value(text, name)
-        phrases = value.get("recognizedPhrases") if isinstance(value, Mapping) else None
-        if not isinstance(phrases, list):
-            raise RecordError(f"{name}: expected Azure's transcription: an object with 'recognizedPhrases'.")
+        value, phrases = recognisers.json_list(text, name, "recognizedPhrases", "Azure's transcription")
         transcript = Transcript([], source={"value": value, "indent": recognisers.json_indent(text)})
         labels: List[str] = []
         read = [(n, _phrase_words(phrase, f"{name}, phrase {n + 1}")) for n, phrase in enumerate(phrases)]
@@ -51,10 +48,7 @@ class AzureSpeechFormat(TranscriptFormat):
             labels.extend([f"{phrase.get('channel', '')}:{phrase.get('speaker', '')}"] * len(words))
             transcript.speakers.extend([recognisers.speaker_name(phrase.get("speaker"))] * len(words))
             transcript.language = transcript.language or recognisers.language_code(phrase.get("locale"))
-        if len(set(labels)) > 1:
-            transcript.turns = recognisers.speaker_turns(labels)
-        if not any(transcript.speakers):
-            transcript.speakers = []
+        transcript.take_turns(labels)
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:

@@ -47,10 +47,7 @@ class GoogleSpeechFormat(TranscriptFormat):
         return isinstance(value, Mapping) and isinstance(value.get("results"), list)
 
     def read(self, text: str, name: str) -> Transcript:
-        value = recognisers.json_value(text, name)
-        results = value.get("results") if isinstance(value, Mapping) else None
-        if not isinstance(results, list):
-            raise RecordError(f"{name}: expected Google's response: an object with a list of 'results'.")
+        value, results = recognisers.json_list(text, name, "results", "Google's response")
         entries = [_first_words(result, f"{name}, result {n + 1}") for n, result in enumerate(results)]
         summary = _is_summary(entries)
         read = entries[:-1] if summary else entries
@@ -84,8 +81,7 @@ class GoogleSpeechFormat(TranscriptFormat):
         transcript.words = fill_untimed(transcript.words, bounds)
         codes = (recognisers.language_code(_field(result, ("languageCode", "language_code"))) for result in results)
         transcript.language = next((code for code in codes if code), None)
-        if len(set(labels)) > 1:
-            transcript.turns = recognisers.speaker_turns(labels)
+        transcript.take_turns(labels)
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:

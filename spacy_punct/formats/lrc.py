@@ -4,15 +4,8 @@ text spoken from then on, ID tags such as `[by:whisper.cpp]` above them."""
 import re
 from typing import List, Optional, Sequence, Tuple
 
-from .recognisers import (
-    OutputWord,
-    Transcript,
-    TranscriptFormat,
-    sentence_indices,
-    speaker_name,
-    speaker_turns,
-    transcript_formats,
-)
+from . import recognisers
+from .recognisers import OutputWord, Transcript, TranscriptFormat, transcript_formats
 from .timed import RecordError, spread_words
 
 _LINE = re.compile(r"^\[(\d+):(\d\d(?:\.\d+)?)\](\(speaker [^)]*\))?(.*)$")
@@ -58,22 +51,21 @@ class LrcFormat(TranscriptFormat):
         transcript = Transcript([], source={"tags": tags, "gap": _gap(rows[0][3]) if rows else ""})
         spoken = sum(len(row[3].split()) for row in rows[:-1])
         pace = (rows[-1][1] - rows[0][1]) / spoken if spoken and len(rows) > 1 else _WORD_SECONDS
-        labels: List[Optional[str]] = []
+        labels: List[str] = []
         for k, (number, start, speaker, said) in enumerate(rows):
             end = rows[k + 1][1] if k + 1 < len(rows) else start + pace * len(said.split())
             for word in spread_words(said.split(), start, end):
                 transcript.words.append(word)
                 transcript.groups.append(number)
                 transcript.fields.append({"speaker": speaker or ""})
-                labels.append(speaker)
-        if any(label is not None for label in labels):
-            transcript.turns = speaker_turns(labels)
-            transcript.speakers = [speaker_name(_speaker_number(label)) for label in labels]
+                labels.append(speaker or "")
+                transcript.speakers.append(recognisers.speaker_name(_speaker_number(speaker)))
+        transcript.take_turns(labels)
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
         lines = list(transcript.source["tags"])
-        for sentence in sentence_indices(words):
+        for sentence in recognisers.sentence_indices(words):
             start = transcript.words[sentence[0]].start or 0.0
             speaker = transcript.fields[sentence[0]]["speaker"] if transcript.fields else ""
             said = " ".join(words[k].text for k in sentence)

@@ -43,6 +43,15 @@ class Transcript:
     # the language the file says it is in (a code: "hu"), where it says one
     language: Optional[str] = None
 
+    def take_turns(self, labels: Sequence[str]) -> None:
+        """Per word, its channel's and speaker's label: a turn starts where
+        it changes (none where all are one); the speakers' names are kept
+        only where any is named."""
+        if len(set(labels)) > 1:
+            self.turns = speaker_turns(labels)
+        if not any(self.speakers):
+            self.speakers = []
+
 
 @dataclass(frozen=True)
 class OutputWord:
@@ -187,6 +196,16 @@ def json_value(text: str, where: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"{where}: not JSON (line {e.lineno}: {e.msg}).") from None
+
+
+def json_list(text: str, name: str, key: str, what: str) -> Tuple[Any, List[Any]]:
+    """A recogniser's JSON object and the list under its `key`, or a
+    `RecordError` naming the file and `what` it should be."""
+    value = json_value(text, name)
+    found = value.get(key) if isinstance(value, Mapping) else None
+    if not isinstance(found, list):
+        raise RecordError(f"{name}: expected {what}: an object with a list of '{key}'.")
+    return value, found
 
 
 def json_indent(text: str) -> Optional[int]:

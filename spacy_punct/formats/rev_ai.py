@@ -34,10 +34,7 @@ class RevAiFormat(TranscriptFormat):
         return isinstance(value, Mapping) and isinstance(value.get("monologues"), list)
 
     def read(self, text: str, name: str) -> Transcript:
-        value = recognisers.json_value(text, name)
-        monologues = value.get("monologues") if isinstance(value, Mapping) else None
-        if not isinstance(monologues, list):
-            raise RecordError(f"{name}: expected Rev AI's transcript: an object with a list of 'monologues'.")
+        value, monologues = recognisers.json_list(text, name, "monologues", "Rev AI's transcript")
         transcript = Transcript([], source={"value": value, "indent": recognisers.json_indent(text)})
         labels: List[str] = []
         for number, monologue in enumerate(monologues):
@@ -59,10 +56,7 @@ class RevAiFormat(TranscriptFormat):
                 transcript.speakers.append(
                     recognisers.speaker_name(monologue.get("speaker_name") or monologue.get("speaker"))
                 )
-        if len(set(labels)) > 1:
-            transcript.turns = recognisers.speaker_turns(labels)
-        if not any(transcript.speakers):
-            transcript.speakers = []
+        transcript.take_turns(labels)
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:

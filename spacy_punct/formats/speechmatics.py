@@ -42,10 +42,7 @@ class SpeechmaticsFormat(TranscriptFormat):
         )
 
     def read(self, text: str, name: str) -> Transcript:
-        value = recognisers.json_value(text, name)
-        results = value.get("results") if isinstance(value, Mapping) else None
-        if not isinstance(results, list):
-            raise RecordError(f"{name}: expected Speechmatics' transcript: an object with a list of 'results'.")
+        value, results = recognisers.json_list(text, name, "results", "Speechmatics' transcript")
         transcript = Transcript([], source={"value": value, "indent": recognisers.json_indent(text)})
         labels: List[str] = []
         for position, word in mark_items.item_words(results, name, "punctuation"):
@@ -55,10 +52,7 @@ class SpeechmaticsFormat(TranscriptFormat):
             transcript.groups.append(position)
             labels.append(f"{result.get('channel') or ''}:{speaker or ''}")
             transcript.speakers.append(recognisers.speaker_name(speaker))
-        if len(set(labels)) > 1:
-            transcript.turns = recognisers.speaker_turns(labels)
-        if not any(transcript.speakers):
-            transcript.speakers = []
+        transcript.take_turns(labels)
         metadata = value.get("metadata")
         config = metadata.get("transcription_config") if isinstance(metadata, Mapping) else None
         transcript.language = recognisers.language_code(config.get("language") if isinstance(config, Mapping) else None)

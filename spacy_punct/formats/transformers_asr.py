@@ -72,10 +72,7 @@ class TransformersFormat(TranscriptFormat):
             speakers = _speakers(result, len(transcript.words) - first)
             transcript.speakers.extend(recognisers.speaker_name(speaker) for speaker in speakers)
             labels.extend(f"{number}:{speaker}" for speaker in speakers)
-        if len(set(labels)) > 1:
-            transcript.turns = recognisers.speaker_turns(labels)
-        if not any(transcript.speakers):
-            transcript.speakers = []
+        transcript.take_turns(labels)
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
