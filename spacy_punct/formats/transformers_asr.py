@@ -52,11 +52,14 @@ class TransformersFormat(TranscriptFormat):
             bounds: List[Tuple[Optional[float], Optional[float]]] = []
             chunks = result.get("chunks")
             if not isinstance(chunks, list):  # no timestamps asked for: the text alone
-                chunks = [{"text": result["text"]}]
                 transcript.source["chunks"].append((number, None))
                 transcript.words.extend(TimedWord(word) for word in str(result["text"]).split())
                 transcript.groups.extend([len(transcript.source["chunks"]) - 1] * (len(transcript.words) - first))
                 bounds.extend([(None, None)] * (len(transcript.words) - first))
+            elif _by_character(chunks, result.get("text")):
+                raise RecordError(
+                    f'{where}: its chunks are characters (return_timestamps="char"); give words ("word") or segments (True).'
+                )
             else:
                 for position, chunk in enumerate(chunks, start=1):
                     start, end, said = _chunk(chunk, f"{where}, chunk {position}")
@@ -112,6 +115,13 @@ def _chunk(chunk: Any, where: str) -> Tuple[Optional[float], Optional[float], Li
     if start is not None and end is not None and end < start:
         raise RecordError(f"{where}: needs start <= end, got {start}, {end}.")
     return start, end, chunk["text"].split()
+
+
+def _by_character(chunks: List[Any], text: Any) -> bool:
+    """Whether a result's chunks are its text's characters (wav2vec2's
+    `return_timestamps="char"`), not its words."""
+    single = all(isinstance(c, Mapping) and len(str(c.get("text", "")).strip()) <= 1 for c in chunks)
+    return len(chunks) > 1 and single and isinstance(text, str) and any(len(word) > 1 for word in text.split())
 
 
 def _leading(text: str) -> str:

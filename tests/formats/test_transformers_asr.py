@@ -84,6 +84,10 @@ def test_a_batch_of_results_is_a_text_each(json_round_trip):
         ('{"chunks": [{"text": "so", "timestamp": "x"}]}', r"chunk 1 \('so'\): 'timestamp' must be"),
         ('{"chunks": [{"text": "so", "timestamp": [2, 1]}]}', "chunk 1: needs start <= end"),
         ('{"chunks": [{"timestamp": [0, 1]}]}', "chunk 1: expected an object with 'text'"),
+        (
+            '{"text": "SO", "chunks": [{"text": "S", "timestamp": [0, 0.1]}, {"text": "O", "timestamp": [0.1, 0.2]}]}',
+            "bad.json: its chunks are characters",
+        ),
     ],
 )
 def test_what_cannot_be_read_is_named(text, message):
