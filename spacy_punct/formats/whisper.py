@@ -44,7 +44,7 @@ class WhisperFormat(TranscriptFormat):
             '"segments"' in head
             or '"avg_logprob"' in start
             or ('"word"' in start and '"probability"' in start)
-            or _SEGMENT_LIST.match(start) is not None
+            or _TIMED_LIST.match(start) is not None
         )
 
     @staticmethod
@@ -53,7 +53,7 @@ class WhisperFormat(TranscriptFormat):
 
     def read(self, text: str, name: str) -> Transcript:
         value = json_value(text, name)
-        if isinstance(value, list) and value and all(_is_segment(item) for item in value):
+        if isinstance(value, list) and _are_segments(value):
             value = {"segments": value, "_bare_segments": True}  # faster-whisper's segments
         elif isinstance(value, list):
             value = {"segments": [{"words": value}], "_bare": True}
@@ -130,19 +130,20 @@ def _speaker(entry: Mapping[str, Any], segment: Mapping[str, Any]) -> Optional[s
     return None if speaker is None else str(speaker)
 
 
-# a list of segments as users save them: `[{"start": 0.0, "end": 2.0, "text": "so how"}, ...]`
-_SEGMENT_LIST = re.compile(r'\[\s*\{(?=[^{}]*"start"\s*:)(?=[^{}]*"end"\s*:)(?=[^{}]*"text"\s*:\s*"[^"]*\S\s+\S)')
+# a list of segments or words as users save them (`[{"start": 0.0, "end": 2.0, "text": "so how"}, ...]`,
+# NeMo's word timestamps `[{"word": "so", "start": 0.0, "end": 0.2}, ...]`)
+_TIMED_LIST = re.compile(r'\[\s*\{(?=[^{}]*"start"\s*:)(?=[^{}]*"end"\s*:)(?=[^{}]*"(?:text|word)"\s*:)')
 
 
-def _is_segment(item: Any) -> bool:
-    """Whether an item of a JSON list is a segment (faster-whisper's
-    segments as a list, or a user's `{"start", "end", "text"}` of several
-    words), not a word."""
-    if not isinstance(item, Mapping) or "word" in item:
+def _are_segments(items: List[Any]) -> bool:
+    """Whether a JSON list holds segments (faster-whisper's segments as a
+    list, or a user's `{"start", "end", "text"}` where any text has several
+    words), not words."""
+    if not items or not all(isinstance(item, Mapping) and "word" not in item for item in items):
         return False
-    text = item.get("text")
-    return (
-        "words" in item or "seek" in item or "avg_logprob" in item or (isinstance(text, str) and len(text.split()) > 1)
+    return any(
+        "words" in item or "seek" in item or "avg_logprob" in item or len(str(item.get("text", "")).split()) > 1
+        for item in items
     )
 
 

@@ -133,7 +133,8 @@ def test_faster_whisper_segments_as_a_list_are_recut_and_written_as_a_list(with_
 def test_a_users_list_of_segments_is_recut_as_a_list_with_its_texts_spacing():
     segments = [
         {"start": 0.0, "end": 1.2, "text": "so how was the trip", "confidence": 0.8},
-        {"start": 1.6, "end": 2.6, "text": "it was long"},
+        {"start": 1.6, "end": 1.8, "text": "it"},  # a segment of one word among them
+        {"start": 1.8, "end": 2.6, "text": "was long"},
     ]
     text = json.dumps(segments)
     assert detect_format(DATA / "talk.json", text) == "whisper"
@@ -144,9 +145,11 @@ def test_a_users_list_of_segments_is_recut_as_a_list_with_its_texts_spacing():
         {"start": 0.0, "end": 1.2, "text": "So how was the trip?", "confidence": 0.8},
         {"start": 1.6, "end": 2.6, "text": "It was long."},
     ]
-    words = [{"text": w, "start": k, "end": k + 0.5} for k, w in enumerate(WORDS)]  # a word list stays one
-    written = make_format("whisper").write(make_format("whisper").read(json.dumps(words), "w.json"), PUNCTUATED)
-    assert json.loads(written)[4] == {"text": "trip?", "start": 4, "end": 4.5}
+    for key in ("text", "word"):  # a word list (NeMo's word timestamps) stays one
+        words = json.dumps([{key: w, "start": k, "end": k + 0.5} for k, w in enumerate(WORDS)])
+        assert detect_format(DATA / "words.json", words) == "whisper"
+        written = make_format("whisper").write(make_format("whisper").read(words, "w.json"), PUNCTUATED)
+        assert json.loads(written)[4] == {key: "trip?", "start": 4, "end": 4.5}
 
 
 def test_whisper_cpp_segments_are_recut_with_their_words_tokens():
