@@ -151,12 +151,37 @@ def speaker_turns(speakers: Sequence[Optional[str]]) -> List[int]:
 
 
 def language_code(value: Any) -> Optional[str]:
-    """A recogniser's language as a code: "hu-HU" and "hu" as "hu"; None
-    where it names none ("auto", a name, nothing)."""
+    """A recogniser's language as a code: "hu-HU" and "hu" as "hu", a name
+    as Whisper's (and OpenAI's API) write it ("hungarian") as its code; None
+    where it names none ("auto", nothing)."""
     if not isinstance(value, str):
         return None
-    code = re.split(r"[-_]", value.strip().lower())[0]
+    named = _LANGUAGE_NAMES.get(value.strip().lower())
+    code = named or re.split(r"[-_]", value.strip().lower())[0]
     return code if re.fullmatch(r"[a-z]{2,3}", code) else None
+
+
+# Whisper's language names and their codes
+_LANGUAGE_NAMES = {
+    name: code
+    for code, name in (
+        pair.split(" ", 1)
+        for pair in (
+            "en english,zh chinese,de german,es spanish,ru russian,ko korean,fr french,ja japanese,pt portuguese,"
+            "tr turkish,pl polish,ca catalan,nl dutch,ar arabic,sv swedish,it italian,id indonesian,hi hindi,"
+            "fi finnish,vi vietnamese,he hebrew,uk ukrainian,el greek,ms malay,cs czech,ro romanian,da danish,"
+            "hu hungarian,ta tamil,no norwegian,th thai,ur urdu,hr croatian,bg bulgarian,lt lithuanian,la latin,"
+            "mi maori,ml malayalam,cy welsh,sk slovak,te telugu,fa persian,lv latvian,bn bengali,sr serbian,"
+            "az azerbaijani,sl slovenian,kn kannada,et estonian,mk macedonian,br breton,eu basque,is icelandic,"
+            "hy armenian,ne nepali,mn mongolian,bs bosnian,kk kazakh,sq albanian,sw swahili,gl galician,mr marathi,"
+            "pa punjabi,si sinhala,km khmer,sn shona,yo yoruba,so somali,af afrikaans,oc occitan,ka georgian,"
+            "be belarusian,tg tajik,sd sindhi,gu gujarati,am amharic,yi yiddish,lo lao,uz uzbek,fo faroese,"
+            "ht haitian creole,ps pashto,tk turkmen,nn nynorsk,mt maltese,sa sanskrit,lb luxembourgish,my myanmar,"
+            "bo tibetan,tl tagalog,mg malagasy,as assamese,tt tatar,haw hawaiian,ln lingala,ha hausa,ba bashkir,"
+            "jw javanese,su sundanese,yue cantonese,bn bangla,hu magyar"
+        ).split(",")
+    )
+}
 
 
 def speaker_name(value: Any) -> str:

@@ -45,11 +45,13 @@ class WhisperFormat(TranscriptFormat):
             or '"avg_logprob"' in start
             or ('"word"' in start and '"probability"' in start)
             or _TIMED_LIST.match(start) is not None
+            or (_API_TASK.search(start) is not None and '"words"' in head)
         )
 
     @staticmethod
     def fits(value: Any) -> bool:
-        return isinstance(value, list) or (isinstance(value, Mapping) and "segments" in value)
+        openai = isinstance(value, Mapping) and value.get("task") in _TASKS and isinstance(value.get("words"), list)
+        return isinstance(value, list) or (isinstance(value, Mapping) and "segments" in value) or openai
 
     def read(self, text: str, name: str) -> Transcript:
         value = json_value(text, name)
@@ -57,16 +59,19 @@ class WhisperFormat(TranscriptFormat):
             value = {"segments": value, "_bare_segments": True}  # faster-whisper's segments
         elif isinstance(value, list):
             value = {"segments": [{"words": value}], "_bare": True}
+        elif isinstance(value, Mapping) and "segments" not in value and isinstance(value.get("words"), list):
+            value = {**value, "segments": [{}], "_no_segments": True}  # OpenAI's API asked for words alone
         segments = value.get("segments") if isinstance(value, Mapping) else None
         if not isinstance(segments, list):
             raise RecordError(f"{name}: expected Whisper's result: an object with 'segments'.")
+        placed = _placed_words(value, segments, name)
         transcript = Transcript([], source=value)
         bounds = []
         for number, segment in enumerate(segments):
             where = f"{name}, segment {number + 1}"
             if not isinstance(segment, Mapping):
                 raise RecordError(f"{where}: expected an object with 'words', or 'start', 'end' and 'text'.")
-            entries = segment.get("words")
+            entries = placed[number] if placed and placed[number] else segment.get("words")
             if not isinstance(entries, list):
                 entries = _segment_entries(segment, where)
             for position, entry in enumerate(entries, start=1):
@@ -107,7 +112,8 @@ class WhisperFormat(TranscriptFormat):
                 words=entries,
             )
             new_segments.append(segment)
-        if source.pop("_no_words", False):  # the file had none: the words' timings are estimates
+        top_words = [w for s in new_segments for w in s["words"]] if source.pop("_top_words", False) else None
+        if source.pop("_no_words", False):  # the segments had none: their words are the file's own or estimates
             for segment in new_segments:
                 del segment["words"]
                 if "words" in segments[0]:  # faster-whisper's null
@@ -116,12 +122,37 @@ class WhisperFormat(TranscriptFormat):
             return json.dumps(new_segments, ensure_ascii=False) + "\n"
         if source.pop("_bare", False):
             return json.dumps([w for s in new_segments for w in s["words"]], ensure_ascii=False) + "\n"
-        source["segments"] = new_segments
+        if source.pop("_no_segments", False):
+            del source["segments"]
+        else:
+            source["segments"] = new_segments
+        if top_words is not None:  # OpenAI's API: the words of every segment in one list
+            source["words"] = top_words
         if "text" in source:  # WhisperX's result has none
-            source["text"] = "".join(segment["text"] for segment in new_segments)
+            source["text"] = _text_leading(source) + "".join(segment["text"] for segment in new_segments).lstrip()
         if "word_segments" in source:  # WhisperX
             source["word_segments"] = [w for s in new_segments for w in s["words"]]
         return json.dumps(source, ensure_ascii=False) + "\n"
+
+
+def _placed_words(value: Dict[str, Any], segments: List[Any], name: str) -> Optional[List[List[Any]]]:
+    """Per segment, its words from the result's own list of all the words
+    (OpenAI's API with word timestamps: `words` beside `segments` that have
+    none), each in the last segment starting at or before it; None where
+    there is no such list. The result is marked to write that list back."""
+    top = value.get("words")
+    if not isinstance(top, list) or any(isinstance(s, Mapping) and isinstance(s.get("words"), list) for s in segments):
+        return None
+    value["_top_words"] = True
+    starts = [_seconds(segment.get("start")) if isinstance(segment, Mapping) else None for segment in segments]
+    placed: List[List[Any]] = [[] for _ in segments]
+    k = 0
+    for position, entry in enumerate(top, start=1):
+        start = timed_entry(entry, f"{name}, word {position}").start
+        while k + 1 < len(segments) and start is not None and start >= (starts[k + 1] or float("inf")):
+            k += 1
+        placed[k].append(entry)
+    return placed
 
 
 def _speaker(entry: Mapping[str, Any], segment: Mapping[str, Any]) -> Optional[str]:
@@ -130,6 +161,9 @@ def _speaker(entry: Mapping[str, Any], segment: Mapping[str, Any]) -> Optional[s
     return None if speaker is None else str(speaker)
 
 
+# OpenAI's API's transcription (`response_format="verbose_json"`): {"task": "transcribe", ...}
+_TASKS = ("transcribe", "translate")
+_API_TASK = re.compile(r'"task"\s*:\s*"(?:transcribe|translate)"')
 # a list of segments or words as users save them (`[{"start": 0.0, "end": 2.0, "text": "so how"}, ...]`,
 # NeMo's word timestamps `[{"word": "so", "start": 0.0, "end": 0.2}, ...]`)
 _TIMED_LIST = re.compile(r'\[\s*\{(?=[^{}]*"start"\s*:)(?=[^{}]*"end"\s*:)(?=[^{}]*"(?:text|word)"\s*:)')

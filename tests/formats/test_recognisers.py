@@ -152,6 +152,29 @@ def test_a_users_list_of_segments_is_recut_as_a_list_with_its_texts_spacing():
         assert json.loads(written)[4] == {key: "trip?", "start": 4, "end": 4.5}
 
 
+def test_openai_apis_words_beside_its_segments_time_them_and_are_written_back():
+    said = [{"word": w, "start": round(0.3 * k, 1), "end": round(0.3 * k + 0.2, 1)} for k, w in enumerate(WORDS)]
+    segments = [
+        {"id": 0, "seek": 0, "start": 0.0, "end": 1.5, "text": " so how was the trip", "avg_logprob": -0.2},
+        {"id": 1, "seek": 0, "start": 1.5, "end": 2.3, "text": " it was long", "avg_logprob": -0.3},
+    ]
+    value = {"task": "transcribe", "language": "english", "duration": 2.3, "text": " so how was the trip it was long"}
+    for result in ({**value, "segments": segments, "words": said}, {**value, "words": said}):
+        text = json.dumps(result)
+        assert detect_format(DATA / "talk.json", text) == "whisper"
+        transcript = make_format("whisper").read(text, "talk.json")
+        assert [w.start for w in transcript.words] == [w["start"] for w in said] and transcript.language == "en"
+        out = json.loads(make_format("whisper").write(transcript, PUNCTUATED))
+        assert [w["word"] for w in out["words"]] == [w.text for w in PUNCTUATED]
+        assert out["text"] == " So how was the trip? It was long."
+        if "segments" in result:
+            assert [(s["id"], s["start"], s["end"], "words" in s) for s in out["segments"]] == [
+                (0, 0.0, 1.4, False), (1, 1.5, 2.3, False)
+            ]  # fmt: skip
+        else:
+            assert "segments" not in out
+
+
 def test_whisper_cpp_segments_are_recut_with_their_words_tokens():
     kind, transcript = _read("whisper_cpp.json")
     assert [(w.text, w.start, w.end) for w in transcript.words][4] == ("trip", 0.8, 1.2)  # two tokens
@@ -348,9 +371,16 @@ def test_the_language_a_file_says_it_is_in_is_read_as_a_code(name, code):
 def test_a_language_is_a_code_or_none():
     from spacy_punct.formats.recognisers import language_code
 
-    assert [language_code(v) for v in ("hu-HU", "en", "pt_BR", "auto", "hungarian", None)] == [
-        "hu", "en", "pt", None, None, None
-    ]  # fmt: skip
+    assert [language_code(v) for v in ("hu-HU", "en", "pt_BR", "auto", "Hungarian", "bangla", "klingon", None)] == [
+        "hu",
+        "en",
+        "pt",
+        None,
+        "hu",
+        "bn",
+        None,
+        None,
+    ]  # fmt: skip  (OpenAI's API names Whisper's languages)
 
 
 @pytest.mark.parametrize("kind", ["srt", "vtt"])
