@@ -32,12 +32,12 @@ TESTED_ELSEWHERE = {
     "convert/iwslt.py": "tests/convert/test_iwslt_text.py",
     "convert/json_sentences.py": "tests/convert/test_conllup_json.py",
     "convert/text.py": "tests/convert/test_iwslt_text.py",
-    "formats/ctm.py": "tests/formats/test_recognisers.py",
-    "formats/nemo.py": "tests/formats/test_recognisers.py",
-    "formats/srt_vtt.py": "tests/formats/test_recognisers.py",
-    "formats/vosk.py": "tests/formats/test_recognisers.py",
-    "formats/whisper.py": "tests/formats/test_recognisers.py",
-    "formats/whisper_cpp.py": "tests/formats/test_recognisers.py",
+    "formats/asr/ctm.py": "tests/formats/test_recognisers.py",
+    "formats/asr/nemo.py": "tests/formats/test_recognisers.py",
+    "formats/asr/srt_vtt.py": "tests/formats/test_recognisers.py",
+    "formats/asr/vosk.py": "tests/formats/test_recognisers.py",
+    "formats/asr/whisper.py": "tests/formats/test_recognisers.py",
+    "formats/asr/whisper_cpp.py": "tests/formats/test_recognisers.py",
     "service/local.py": "tests/service/test_page.py",
 }
 

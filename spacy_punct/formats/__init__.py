@@ -2,22 +2,4 @@
 text files in any encoding, words with timings, JSONL records, captions, the
 output formats and recognisers' own files. `inference` punctuates them."""
 
-# the recognisers' formats register themselves, in the order detection tries them
-from . import transformers_asr  # noqa: F401, I001
-from . import whisper  # noqa: F401
-from . import whisper_cpp  # noqa: F401
-from . import amazon_transcribe  # noqa: F401
-from . import speechmatics  # noqa: F401
-from . import rev_ai  # noqa: F401
-from . import deepgram  # noqa: F401
-from . import google_speech  # noqa: F401
-from . import assemblyai  # noqa: F401
-from . import azure_speech  # noqa: F401
-from . import vosk  # noqa: F401
-from . import ctm  # noqa: F401
-from . import nemo  # noqa: F401
-from . import srt_vtt  # noqa: F401
-from . import segment_tables  # noqa: F401
-from . import timestamped  # noqa: F401
-from . import lrc  # noqa: F401
-from . import sbv  # noqa: F401
+from . import asr  # noqa: F401  (the recognisers' formats register themselves)

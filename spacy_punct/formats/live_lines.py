@@ -5,9 +5,9 @@ recogniser writes them."""
 import re
 from typing import Any, List, Mapping
 
-from . import amazon_transcribe, assemblyai, azure_speech, deepgram, google_speech, speechmatics
+from .asr import amazon_transcribe, assemblyai, azure_speech, deepgram, google_speech, speechmatics
+from .asr.timestamped import timestamped_line
 from .timed import RecordError, parse_json_line, record_word_list, spread_words
-from .timestamped import timestamped_line
 
 # a line of plain words led by a tag ([Music], [BLANK_AUDIO], {noise}): never JSON
 _TAG_LED = re.compile(r"^[\[{][^\W\d_]")

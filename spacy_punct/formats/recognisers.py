@@ -3,10 +3,8 @@ the `Transcript` a format reads (its words, the group each came from, what
 it must write back), the `TranscriptFormat` base class and its registry
 (`transcript_formats`, entry point group `spacy_punct_transcript_formats`),
 a file's format found by its content and name, and what the formats share.
-Each format is a module of its own (`whisper`, `vosk`, `ctm`, `nemo`,
-`srt_vtt`, `deepgram`, `google_speech`, `assemblyai`, `azure_speech`, `amazon_transcribe`, `speechmatics`, `rev_ai`, `transformers_asr`,
-`segment_tables`, `timestamped`, `lrc`, `sbv`); segments and cues are re-cut at sentence
-ends where the format has them, every other field kept. A format is found
+Each format is a module of its own in `formats/asr/`; segments and cues are
+re-cut at sentence ends where the format has them, every other field kept. A format is found
 from a file's text (`sniff`) or from a parsed JSON value's shape (`fits`)."""
 
 import json
