@@ -9,11 +9,11 @@ from spacy.language import Language
 
 from ..decode import DecisionSettings
 from ..formats import textio
-from ..formats.input_formats import check_engine
+from ..formats.input_formats import check_engine, ending, file_format
 from ..formats.output_formats import OutputWriter, make_writer
-from ..formats.recognisers import make_format, own_marks, read_recognised
+from ..formats.recognisers import file_transcript_format, make_format, own_marks, read_recognised
 from ..formats.timed import RecordError, TimedWord
-from ..inference.folders import FileDone, PipelineFor, punctuate_folder, punctuate_folder_in_processes
+from ..inference.folders import FileDone, PipelineFor, folder_files, punctuate_folder, punctuate_folder_in_processes
 from ..inference.text_jobs import punctuated_output
 from ..inference.transcripts import written_transcript
 from ..languages import language_entry
@@ -110,7 +110,7 @@ def punctuate(
     ),
     engine: str = typer.Option(
         "local",
-        help="local: this process; ray: an actor pool on Ray (the ray extra; RAY_ADDRESS for a cluster) over JSONL or Parquet records in INPUT, written to the folder -o.",
+        help="local: this process; ray: an actor pool on Ray (the ray extra; RAY_ADDRESS for a cluster) over JSONL or Parquet records in INPUT, written to the folder -o, or over a folder's files, each written under its name.",
     ),
     workers: int = typer.Option(2, min=1, help="--engine ray: actors, each with its own pipeline."),
 ) -> None:
@@ -119,7 +119,7 @@ def punctuate(
     written as it goes, so memory stays bounded on inputs of any size; lines
     up to textio.MAX_LINE_CHARS (20 million characters) are punctuated in
     pieces; a longer one stops the input, after the lines before it."""
-    if engine == "local" and input is not None and input.is_dir():
+    if input is not None and input.is_dir() and (engine == "local" or (engine == "ray" and not _record_files(input))):
         if whole or input_format is not None:
             fail("a folder's files are read each as its name and content say: leave out --whole and --input-format.")
         folder = _check_folder_output(input, output, from_format, format)
@@ -136,11 +136,12 @@ def punctuate(
             transcript_format=from_format, output_format=format,
         )  # fmt: skip
         hint = keep_existing is None and repair is None and add_marks is None
-        if processes > 1:
+        if processes > 1 and engine == "ray":
+            fail("--processes and --engine ray both share a folder's files: choose one (--workers for Ray's).")
+        if processes > 1 or engine == "ray":
             if window or stride or cpu_precision:
-                fail(
-                    "--processes loads each pipeline as saved: --window, --stride and --cpu-precision would be ignored."
-                )
+                way = "--processes" if processes > 1 else "--engine ray"
+                fail(f"{way} loads each pipeline as saved: --window, --stride and --cpu-precision would be ignored.")
             loaded = None if model == AUTO else pipeline(model)  # the options checked once, here
             settings, lang = (loaded[1], loaded[0].lang) if loaded else (None, None)
             changes = dict(
@@ -150,6 +151,8 @@ def punctuate(
             )  # fmt: skip
 
             def run(progress: Callable[[int], None]) -> Iterator[FileDone]:
+                if engine == "ray":
+                    return _folder_on_ray(model, input, folder, workers, threads, changes, options, progress)
                 return punctuate_folder_in_processes(
                     model, input, folder, processes=processes, threads=threads, by_language=model == AUTO,
                     changes=changes, progress=progress, **options,
@@ -379,6 +382,35 @@ def _check_folder_output(
     except ValueError as e:
         fail(str(e))
     return output
+
+
+def _record_files(folder: Path) -> bool:
+    """Whether `--engine ray` reads a folder as files of records (JSONL or
+    Parquet, written to files of its own), not as files each punctuated under
+    its name (a recogniser's files, text): by the files' endings, and the
+    first JSON file's content."""
+    files = folder_files(folder)
+    if any(file_format(file) == "text" for file in files):
+        return False
+    first = next((file for file in files if ending(file) == ".json"), None)
+    return first is None or file_transcript_format(folder / first) is None
+
+
+def _folder_on_ray(
+    model: str, source: Path, target: Path, workers: int, threads: int, changes: Dict[str, Any],
+    options: Dict[str, Any], progress: Callable[[int], None],
+) -> Iterator[FileDone]:  # fmt: skip
+    """A folder's files on Ray (`punctuate_folder_on_ray`), each file's words
+    told to `progress` as it comes back; one line for a missing extra."""
+    try:
+        from ..distributed import punctuate_folder_on_ray
+    except ImportError as e:
+        fail(f"--engine ray needs the ray extra (pip install spacy-punct[ray]): {e}")
+    for file in punctuate_folder_on_ray(
+        model, source, target, workers=workers, threads=threads, by_language=model == AUTO, changes=changes, **options
+    ):
+        progress(file.words)
+        yield file
 
 
 def _punctuate_on_ray(

@@ -6,11 +6,13 @@ from .engine import (  # the names of the module this package was
     IO_CPUS,
     OUTPUT_SCHEMA,
     PunctuateBatch,
+    PunctuateFolderFiles,
     PunctuateLines,
     init_ray,
     input_format,
     punctuate_dataset,
     punctuate_files,
+    punctuate_folder_on_ray,
     read_records,
 )
 
@@ -19,10 +21,12 @@ __all__ = [
     "IO_CPUS",
     "OUTPUT_SCHEMA",
     "PunctuateBatch",
+    "PunctuateFolderFiles",
     "PunctuateLines",
     "init_ray",
     "input_format",
     "punctuate_dataset",
     "punctuate_files",
+    "punctuate_folder_on_ray",
     "read_records",
 ]

@@ -14,7 +14,7 @@ no value is converted to a column type and back.
 import os
 import re
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, Iterator, List, Optional, Union
 
 import pyarrow
 import ray
@@ -22,6 +22,7 @@ import ray
 from ..formats.input_formats import check_engine, file_format
 from ..formats.records import record_line
 from ..formats.timed import RecordError, parse_json_line
+from ..inference.folders import GROUP_FILES, FileDone, folder_files, pipeline_chooser, punctuate_folder
 from ..inference.records import punctuate_records
 from . import ray_io
 from .ray_io import JSONLinesSink, JSONLinesSource, ParquetSource
@@ -115,6 +116,73 @@ def punctuate_dataset(
         num_gpus=num_gpus,
         num_cpus=threads,
     )
+
+
+class PunctuateFolderFiles:
+    """The callable class of `punctuate_folder_on_ray`'s `map_batches`: an
+    actor's pipelines, loaded once, and a batch of a folder's files (their
+    paths within it) punctuated into the target folder under their names,
+    as `punctuate_folder` does; what became of each file out, as columns."""
+
+    def __init__(
+        self, model: str, by_language: bool, changes: Dict[str, Any], threads: int, source: str, target: str,
+        options: Dict[str, Any],
+    ) -> None:  # fmt: skip
+        self.choose = pipeline_chooser(model, by_language, changes, threads)
+        self.source, self.target, self.options = Path(source), Path(target), options
+
+    def __call__(self, batch: pyarrow.Table) -> Dict[str, List[Any]]:
+        files = [Path(path) for path in batch.column("path").to_pylist()]
+        done = list(punctuate_folder(self.choose, self.source, self.target, files=files, **self.options))
+        columns: Dict[str, List[Any]] = {"path": [str(file.path) for file in done]}
+        for name in ("words", "error", "language", "marks"):
+            columns[name] = [getattr(file, name) for file in done]
+        return columns
+
+
+def punctuate_folder_on_ray(
+    model: str,
+    source: Union[str, Path],
+    target: Union[str, Path],
+    *,
+    workers: int = 2,
+    threads: int = 1,
+    by_language: bool = False,
+    changes: Optional[Dict[str, Any]] = None,
+    address: Optional[str] = None,
+    **options: Any,
+) -> Iterator[FileDone]:
+    """`punctuate_folder` on Ray: the folder's files (`folder_files`) shared
+    by `workers` actors, each with its own copy of the pipeline `model` on
+    `threads` threads, a group of files at a time (each file written under
+    its name in `target`, a folder all the actors see); what became of each
+    file in order of name, as it is done. `by_language`, `changes`: as for
+    `punctuate_folder_in_processes`; `options`: `punctuate_folder`'s.
+    Joins Ray at `address` (else `RAY_ADDRESS`), or starts a local one."""
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+        raise ValueError(f"workers must be a whole number of at least 1, not {workers!r}.")
+    source, target = Path(source).resolve(), Path(target).resolve()
+    names = folder_files(source)
+    if not names:
+        return
+    if not ray.is_initialized():
+        init_ray(address)
+    setup = (str(model), by_language, changes or {}, threads, str(source), str(target), options)
+    execution = ray.data.DataContext.get_current().execution_options
+    ordered, execution.preserve_order = execution.preserve_order, True  # in order of name; the caller's setting after
+    try:
+        done = ray.data.from_items([{"path": str(name)} for name in names]).map_batches(
+            PunctuateFolderFiles,
+            fn_constructor_args=setup,
+            batch_format="pyarrow",
+            batch_size=max(1, min(GROUP_FILES, -(-len(names) // (4 * workers)))),  # a few batches an actor
+            compute=ray.data.ActorPoolStrategy(size=workers),
+            num_cpus=threads,
+        )
+        for row in done.iter_rows():
+            yield FileDone(Path(row["path"]), row["words"], row["error"], row["language"], row["marks"])
+    finally:
+        execution.preserve_order = ordered
 
 
 # reading and writing files take no CPU of their own in Ray's accounting, so

@@ -282,7 +282,17 @@ def _start(
     model: str, by_language: bool, changes: Dict[str, Any], threads: int, source: Path, target: Path,
     options: Dict[str, Any],
 ) -> None:  # fmt: skip
-    """A process's pipelines, loaded once: the one, or one per language as files name them."""
+    """A process's pipelines and what it punctuates with them."""
+    _PROCESS.update(
+        choose=pipeline_chooser(model, by_language, changes, threads), source=source, target=target, options=options
+    )
+
+
+def pipeline_chooser(model: str, by_language: bool, changes: Dict[str, Any], threads: int) -> PipelineFor:
+    """Each file's pipeline and settings, each pipeline loaded once (`model`
+    loaded now): `model`, or with `by_language` the bundled pipeline of the
+    language a file names (a ValueError where none reads it); `changes`:
+    the decision settings changed (`DecisionSettings.replace`)."""
     from ..pipelines.bundled import default_pipeline
     from ..pipelines.loading import find_punctuator, load_pipeline
 
@@ -305,7 +315,7 @@ def _start(
 
     if not by_language:
         pipeline(model)  # loaded before the first run
-    _PROCESS.update(choose=choose, source=source, target=target, options=options)
+    return choose
 
 
 def _run_files(files: List[Path]) -> List[FileDone]:

@@ -166,3 +166,48 @@ def test_workers_and_batch_size_are_checked_before_ray_is_asked():
     ):
         with pytest.raises(error, match="workers and batch_size must be"):
             punctuate_dataset(None, "en_punct_sm", **kwargs)
+
+
+def test_a_folder_of_recognisers_files_on_ray_is_written_as_in_one_process(local_ray, trained, tmp_path):
+    from pathlib import Path
+
+    from spacy_punct.distributed import punctuate_folder_on_ray
+    from spacy_punct.inference.folders import punctuate_folder
+
+    trained.to_disk(tmp_path / "model")
+    data = Path(__file__).parents[1] / "data" / "recognisers"
+    source = tmp_path / "in"
+    (source / "sub").mkdir(parents=True)
+    for k, name in enumerate(["whisper.json", "deepgram.json", "sample.srt", "amazon.json", "vosk.json"]):
+        (source / ("sub" if k % 2 else "") / name).write_bytes((data / name).read_bytes())
+    (source / "bad.json").write_text('{"segments": 3}', encoding="utf8")
+    done = list(punctuate_folder_on_ray(str(tmp_path / "model"), source, tmp_path / "ray", workers=2))
+    assert [str(file.path) for file in done] == sorted(str(p.relative_to(source)) for p in source.rglob("*.*"))
+    assert [file.path.name for file in done if file.error] == ["bad.json"] and "segments" in done[0].error
+    local = list(punctuate_folder(trained, source, tmp_path / "local"))
+    assert [(f.path, f.words) for f in done] == [(f.path, f.words) for f in local]
+    for file in local:
+        if file.error is None:
+            assert (tmp_path / "ray" / file.path).read_bytes() == (tmp_path / "local" / file.path).read_bytes()
+
+
+def test_the_ray_engine_punctuates_a_folder_of_recognisers_files_under_their_names(local_ray, trained, tmp_path):
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from spacy_punct.cli import app
+
+    trained.to_disk(tmp_path / "model")
+    data = Path(__file__).parents[1] / "data" / "recognisers"
+    source = tmp_path / "in"
+    source.mkdir()
+    for name in ("whisper.json", "sample.srt", "rev.json"):
+        (source / name).write_bytes((data / name).read_bytes())
+    (source / "bad.json").write_text('{"segments": 3}', encoding="utf8")
+    args = ["punctuate", str(tmp_path / "model"), str(source), "-o", str(tmp_path / "out"), "--engine", "ray"]
+    result = CliRunner().invoke(app, args + ["--workers", "2"])
+    assert result.exit_code == 1 and "Punctuated 3 files" in result.stderr and "1 left out" in result.stderr
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["rev.json", "sample.srt", "whisper.json"]
+    both = CliRunner().invoke(app, args[:-2] + ["-o", str(tmp_path / "x"), "--engine", "ray", "--processes", "2"])
+    assert both.exit_code == 1 and "choose one" in both.output
