@@ -31,16 +31,18 @@ class SpeechmaticsFormat(TranscriptFormat):
     @staticmethod
     def sniff(text: str) -> bool:
         head = text.lstrip()[:4000]
-        return head.startswith("{") and '"results"' in head and _ITEM_TYPE.search(head) is not None
+        ours = _ITEM_TYPE.search(head) is not None or '"transcription_config"' in head  # no words: its config
+        return head.startswith("{") and '"results"' in head and ours
 
     @staticmethod
     def fits(value: Any) -> bool:
         results = value.get("results") if isinstance(value, Mapping) else None
-        return (
-            isinstance(results, list)
-            and bool(results)
-            and all(isinstance(r, Mapping) and r.get("type") in ("word", "punctuation") for r in results)
-        )
+        if not isinstance(results, list):
+            return False
+        if not results:  # no speech: its metadata tells it
+            metadata = value.get("metadata")
+            return isinstance(metadata, Mapping) and "transcription_config" in metadata
+        return all(isinstance(r, Mapping) and r.get("type") in ("word", "punctuation") for r in results)
 
     def read(self, text: str, name: str) -> Transcript:
         value, results = recognisers.json_list(text, name, "results", "Speechmatics' transcript")

@@ -29,7 +29,8 @@ class TransformersFormat(TranscriptFormat):
     @staticmethod
     def sniff(text: str) -> bool:
         head = text.lstrip()  # the result's "text" comes before its "chunks"
-        return head.startswith(("{", "[")) and _CHUNKS.search(head) is not None and '"timestamp"' in head
+        timed = '"timestamp"' in head or _NO_CHUNKS.search(head) is not None  # no speech: no chunks
+        return head.startswith(("{", "[")) and _CHUNKS.search(head) is not None and timed
 
     @staticmethod
     def fits(value: Any) -> bool:
@@ -97,6 +98,7 @@ class TransformersFormat(TranscriptFormat):
 
 
 _CHUNKS = re.compile(r'"chunks"\s*:')
+_NO_CHUNKS = re.compile(r'"chunks"\s*:\s*\[\s*\]')
 
 
 def _chunk(chunk: Any, where: str) -> Tuple[Optional[float], Optional[float], List[str]]:

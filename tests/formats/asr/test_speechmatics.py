@@ -51,3 +51,10 @@ def test_marks_read_go_with_their_words_and_speakers_turns_are_texts_of_their_ow
 def test_what_cannot_be_read_is_named(text, message):
     with pytest.raises(RecordError, match=message):
         make_format("speechmatics").read(text, "bad.json")
+
+
+def test_a_transcript_without_speech_is_found_and_written_as_read(json_round_trip):
+    value = {"format": "2.9", "metadata": {"transcription_config": {"language": "en"}}, "results": []}
+    assert detect_format(SAMPLE, json.dumps(value)) == "speechmatics" and value_format(value) == "speechmatics"
+    transcript, out = json_round_trip("speechmatics", value)
+    assert transcript.words == [] and out == value

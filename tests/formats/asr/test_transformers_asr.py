@@ -93,3 +93,10 @@ def test_a_batch_of_results_is_a_text_each(json_round_trip):
 def test_what_cannot_be_read_is_named(text, message):
     with pytest.raises(RecordError, match=message):
         make_format("transformers").read(text, "bad.json")
+
+
+def test_a_result_without_speech_is_found_and_written_as_read(json_round_trip):
+    value = {"text": "", "chunks": []}
+    assert detect_format(SAMPLE, json.dumps(value)) == "transformers"
+    transcript, out = json_round_trip("transformers", value)
+    assert transcript.words == [] and out == value
