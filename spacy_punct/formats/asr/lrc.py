@@ -34,6 +34,7 @@ class LrcFormat(TranscriptFormat):
     def read(self, text: str, name: str) -> Transcript:
         tags: List[str] = []
         rows: List[Tuple[int, float, Optional[str], str]] = []  # (line number, start, speaker, text)
+        digits = 2  # after the seconds' point: centiseconds, or as the file's first line writes them
         for number, line in enumerate(text.splitlines(), start=1):
             stripped = line.strip()
             if not stripped:
@@ -47,8 +48,10 @@ class LrcFormat(TranscriptFormat):
             start = int(found.group(1)) * 60 + float(found.group(2))
             if rows and start < rows[-1][1]:
                 raise RecordError(f"{name}, line {number}: starts before the line above it.")
+            if not rows:
+                digits = len(found.group(2).partition(".")[2])
             rows.append((number, start, found.group(3), found.group(4)))
-        transcript = Transcript([], source={"tags": tags, "gap": _gap(rows[0][3]) if rows else ""})
+        transcript = Transcript([], source={"tags": tags, "gap": _gap(rows[0][3]) if rows else "", "digits": digits})
         spoken = sum(len(row[3].split()) for row in rows[:-1])
         pace = (rows[-1][1] - rows[0][1]) / spoken if spoken and len(rows) > 1 else _WORD_SECONDS
         labels: List[str] = []
@@ -69,7 +72,8 @@ class LrcFormat(TranscriptFormat):
             start = transcript.words[sentence[0]].start or 0.0
             speaker = transcript.fields[sentence[0]]["speaker"] if transcript.fields else ""
             said = " ".join(words[k].text for k in sentence)
-            lines.append(f"[{_stamp(start)}]{speaker}{transcript.source['gap']}{said}")
+            stamp = _stamp(start, transcript.source["digits"])
+            lines.append(f"[{stamp}]{speaker}{transcript.source['gap']}{said}")
         return "\n".join(lines) + "\n"
 
 
@@ -83,8 +87,11 @@ def _speaker_number(label: Optional[str]) -> Optional[str]:
     return inside if inside and inside != "?" else None
 
 
-def _stamp(seconds: float) -> str:
-    """mm:ss.xx, as whisper.cpp writes it."""
-    centis = int(round(seconds * 100))
-    minutes, centis = divmod(centis, 6000)
-    return f"{minutes:02d}:{centis // 100:02d}.{centis % 100:02d}"
+def _stamp(seconds: float, digits: int = 2) -> str:
+    """mm:ss.xx as whisper.cpp writes it (`digits` after the point: 2), or
+    with as many digits as a file has (mm:ss.xxx, mm:ss)."""
+    units = 10**digits
+    ticks = int(round(seconds * units))
+    minutes, ticks = divmod(ticks, 60 * units)
+    fraction = f".{ticks % units:0{digits}d}" if digits else ""
+    return f"{minutes:02d}:{ticks // units:02d}{fraction}"

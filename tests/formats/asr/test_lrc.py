@@ -42,3 +42,9 @@ def test_whisper_cpp_speakers_are_turns_of_their_own():
 def test_what_cannot_be_read_is_named(text, message):
     with pytest.raises(RecordError, match=message):
         make_format("lrc").read(text, "bad.lrc")
+
+
+def test_the_files_own_precision_is_kept():
+    transcript = make_format("lrc").read("[00:00.000] so how was the trip\n[00:01.605] it was long\n", "talk.lrc")
+    written = make_format("lrc").write(transcript, PUNCTUATED)
+    assert written == "[00:00.000] So how was the trip?\n[00:01.605] It was long.\n"
