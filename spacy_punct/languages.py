@@ -9,7 +9,8 @@ the scores its pipelines aim at (the benchmark report's targets). A language wit
 has no rules and no bundled pipeline; docs/languages.md says how to add one."""
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Optional, Tuple
+from itertools import islice
+from typing import Dict, FrozenSet, Iterable, Optional, Tuple
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,8 @@ class LanguageEntry:
     targets: Dict[str, Dict[str, float]] = field(default_factory=dict)
     # the files of corpus/<code>/: train/, dev.spacy, eval/, extra/
     corpus: Tuple[CorpusFile, ...] = ()
+    # frequent words no other entry's list holds, lower-case: how `guess_language` tells a text's language
+    common_words: FrozenSet[str] = field(default_factory=frozenset)
 
 
 E5_SMALL = Source(
@@ -118,6 +121,10 @@ LANGUAGES: Dict[str, LanguageEntry] = {
     "en": LanguageEntry(
         "en",
         "English",
+        common_words=frozenset(
+            "the and to of is that it in you was for on are with this be have not but they we he she what "
+            "so there do at my your his her".split()
+        ),
         rules=LanguageRules(
             clitics=frozenset(
                 {"'s", "'re", "'ve", "'ll", "'d", "'m", "n't", "’s", "’re", "’ve", "’ll", "’d", "’m", "n’t"}
@@ -223,6 +230,10 @@ LANGUAGES: Dict[str, LanguageEntry] = {
     "hu": LanguageEntry(
         "hu",
         "Hungarian",
+        common_words=frozenset(
+            "az és hogy nem egy de meg van csak már ez azt mi még ha akkor vagy mint volt lesz el ki fel igen "
+            "nagyon kell most itt ott".split()
+        ),
         pipelines=("hu_punct_trf",),
         test_sets=(
             EvalSet("dev", "UD Hungarian-Szeged dev (news, fiction, legal, web)", "UD Szeged dev"),
@@ -329,6 +340,7 @@ LANGUAGES: Dict[str, LanguageEntry] = {
     "bn": LanguageEntry(
         "bn",
         "Bangla",
+        common_words=frozenset("এবং না এই কি আমি তুমি আপনি তার সে করে হয় ছিল একটি থেকে জন্য যে ও তা আর কিন্তু".split()),
         rules=LanguageRules(written_marks={".": "।"}),
         pipelines=("bn_punct_trf",),
         test_sets=(
@@ -383,6 +395,21 @@ CORPORA: Dict[str, Tuple[str, Tuple[CorpusFile, ...]]] = {
 def language_entry(lang: str) -> LanguageEntry:
     """The registry's entry for language `lang` (an empty one for a language without an entry)."""
     return LANGUAGES.get(lang) or LanguageEntry(lang, lang)
+
+
+def guess_language(words: Iterable[str], least: int = 3) -> Optional[str]:
+    """The language of an entry whose frequent words (`common_words`) the
+    words hold most, at least `least` of them and twice as many as any
+    other entry's; None where none stands out (a text too short, or in
+    another language). Reads at most the first 2,000 words."""
+    counts = {code: 0 for code, entry in LANGUAGES.items() if entry.common_words}
+    for word in islice(words, 2000):
+        lowered = word.strip(".,?!;:\"'()[]").lower()
+        for code in counts:
+            counts[code] += lowered in LANGUAGES[code].common_words
+    ranked = sorted(counts.items(), key=lambda item: -item[1])
+    (best, found), runner_up = ranked[0], ranked[1][1] if len(ranked) > 1 else 0
+    return best if found >= least and found >= 2 * runner_up else None
 
 
 def language_rules(lang: str) -> LanguageRules:

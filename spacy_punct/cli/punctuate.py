@@ -16,7 +16,7 @@ from ..formats.timed import RecordError, TimedWord
 from ..inference.folders import FileDone, PipelineFor, folder_files, punctuate_folder, punctuate_folder_in_processes
 from ..inference.text_jobs import punctuated_output
 from ..inference.transcripts import written_transcript
-from ..languages import language_entry
+from ..languages import guess_language, language_entry
 from ..pipelines.bundled import default_pipeline
 from ..pipelines.loading import PipelineError, load_pipeline
 from ..runtime.threads import DEFAULT_THREADS
@@ -201,9 +201,7 @@ def punctuate(
         )
         return
     if model == AUTO:
-        fail(
-            "auto chooses the bundled pipeline by the language a recogniser's file names; text names none: give a pipeline."
-        )
+        model = _text_language(input, encoding)
     if input_format is not None and input_format not in ("text", "jsonl"):
         fail(f"unknown --input-format {input_format!r}; choose text or jsonl.")
     if engine == "local":
@@ -346,6 +344,19 @@ def _by_language(pipeline: Callable[[str], Tuple[Language, DecisionSettings]]) -
     return choose
 
 
+def _text_language(input: Optional[Path], encoding: Optional[str]) -> str:
+    """`auto` for a text file: the language its first lines' words tell, which a bundled pipeline reads."""
+    if input is None or is_standard_stream(input):
+        fail("auto tells a text's language by its first lines: give the file, not standard input.")
+    try:
+        language = guess_language(" ".join(textio.read_head(input, encoding)).split())
+    except textio.InputError as e:
+        fail(str(e))
+    if language is None:
+        fail(f"{input}: its words tell no language a bundled pipeline reads, so auto has no pipeline: give one.")
+    return language
+
+
 def _named_language(input: Optional[Path], kind: str, encoding: Optional[str]) -> str:
     """`auto` for one recogniser's file: the language it names, which a bundled pipeline reads."""
     where = "standard input" if input is None or is_standard_stream(input) else str(input)
@@ -353,11 +364,15 @@ def _named_language(input: Optional[Path], kind: str, encoding: Optional[str]) -
         fail("auto reads the language a recogniser's file names: give the file, not standard input.")
     try:
         text = textio.read_text(input, encoding)[0]
-        language = read_recognised(text, kind, name=where)[1].language
+        transcript = read_recognised(text, kind, name=where)[1]
+        language = transcript.language
     except (textio.InputError, RecordError, ValueError) as e:
         fail(str(e))
+    language = language or guess_language(word.text for word in transcript.words)
     if language is None:
-        fail(f"{where} names no language, so auto has no pipeline for it: give one (en, hu, bn).")
+        fail(
+            f"{where} names no language and its words tell none, so auto has no pipeline for it: give one (en, hu, bn)."
+        )
     if not default_pipeline(language):
         fail(f"{where} is in {_language(language)}, which no bundled pipeline reads.")
     return language
@@ -462,23 +477,12 @@ AUTO = "auto"
 OWN_MARKS_HINT = 3
 
 
-def _head_marks(input: Optional[Path], encoding: Optional[str], chars: int = 100_000) -> int:
+def _head_marks(input: Optional[Path], encoding: Optional[str]) -> int:
     """How many words of a text file's first lines carry a mark of their own."""
     try:
-        reader = textio.open_text(input, encoding) if input is not None else None
+        head = textio.read_head(input, encoding) if input is not None else []
     except textio.InputError:
         return 0  # reading it names the problem
-    if reader is None:
-        return 0
-    try:
-        head, read = [], 0
-        for line in reader:
-            head.append(line)
-            read += len(line)
-            if read > chars:
-                break
-    finally:
-        reader.close()
     return own_marks([TimedWord(word) for word in " ".join(head).split()])
 
 

@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import catalogue
 
 from .registries import registered
-from .textio import InputError, open_text
+from .textio import InputError, read_head
 from .timed import RecordError, TimedWord
 
 transcript_formats = catalogue.create("spacy_punct", "transcript_formats", entry_points=True)
@@ -107,19 +107,9 @@ def file_transcript_format(path: Path, encoding: Optional[str] = None) -> Option
     """The recogniser's format of a file, found from its start and name
     (None: text or records, or a file that cannot be opened as text)."""
     try:
-        reader = open_text(path, encoding)
+        head = read_head(path, encoding, 1_000_000)  # a Whisper result's "text" may come first
     except InputError:
         return None  # reading it as text names the problem
-    try:
-        head: List[str] = []
-        read = 0
-        for line in reader:
-            head.append(line)
-            read += len(line)
-            if read > 1_000_000:  # a Whisper result's "text" may come first
-                break
-    finally:
-        reader.close()
     return detect_format(path, "\n".join(head))
 
 

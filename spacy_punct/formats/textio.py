@@ -9,7 +9,7 @@ import gzip
 import io
 import zlib
 from pathlib import Path
-from typing import BinaryIO, Iterator, Optional, Tuple, Union
+from typing import BinaryIO, Iterator, List, Optional, Tuple, Union
 
 _GZIP = b"\x1f\x8b"
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
@@ -113,6 +113,23 @@ def read_text(path: Union[str, Path], encoding: Optional[str] = None) -> Tuple[s
     reader = open_text(path, encoding)
     try:
         return reader.read(), reader.replaced
+    finally:
+        reader.close()
+
+
+def read_head(path: Union[str, Path], encoding: Optional[str] = None, chars: int = 100_000) -> List[str]:
+    """A text file's first lines, until they hold more than `chars`
+    characters (a file's start, in time that does not grow with the file)."""
+    reader = open_text(path, encoding)
+    try:
+        head: List[str] = []
+        read = 0
+        for line in reader:
+            head.append(line)
+            read += len(line)
+            if read > chars:
+                break
+        return head
     finally:
         reader.close()
 

@@ -16,8 +16,9 @@ from ..decode import DecisionSettings
 from ..formats.input_formats import check_engine
 from ..formats.output_formats import make_writer
 from ..formats.recognisers import Transcript, TranscriptFormat, file_transcript_format, own_marks, read_recognised
-from ..formats.textio import InputError, open_text
+from ..formats.textio import InputError, open_text, read_head
 from ..formats.timed import RecordError
+from ..languages import guess_language
 from .text_jobs import punctuated_output
 from .transcripts import punctuate_transcripts, write_transcript
 
@@ -105,7 +106,19 @@ def punctuate_folder(
         try:
             kind = transcript_format or file_transcript_format(source / path, encoding)
             read = _read_transcript(source, path, kind, encoding, options) if kind is not None else None
-            pipe, pipe_settings = choose(read.transcript.language if read is not None else None)
+            language = read.transcript.language if read is not None else None
+            if language is None and not isinstance(
+                nlp, Language
+            ):  # chosen by language: a file naming none by its words
+                said = (
+                    (w.text for w in read.transcript.words)
+                    if read
+                    else " ".join(read_head(source / path, encoding)).split()
+                )
+                language = guess_language(said)
+                if read is not None:
+                    read.transcript.language = language
+            pipe, pipe_settings = choose(language)
         except _ERRORS as e:
             yield from done()
             yield FileDone(path, 0, _named(e, source / path))

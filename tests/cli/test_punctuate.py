@@ -516,11 +516,14 @@ def test_a_recognisers_file_in_another_language_is_noted(model, tmp_path):
     assert "note:" not in runner.invoke(app, ["punctuate", model, str(path)]).output
 
 
-def test_auto_reads_each_recogniser_file_by_the_language_it_names(tmp_path):
+def test_auto_reads_each_recogniser_file_by_the_language_it_names_or_its_words_tell(tmp_path):
     path = tmp_path / "talk.json"
-    path.write_text(json.dumps({"segments": [{"start": 0.0, "end": 2.0, "text": " so how was it"}]}), encoding="utf8")
+    path.write_text(json.dumps({"segments": [{"start": 0.0, "end": 2.0, "text": " bonjour je suis ici"}]}))
     unnamed = runner.invoke(app, ["punctuate", "auto", str(path)])
-    assert unnamed.exit_code == 1 and "names no language, so auto has no pipeline for it" in unnamed.output
+    assert unnamed.exit_code == 1 and "names no language and its words tell none, so auto has no" in unnamed.output
+    path.write_text(json.dumps({"segments": [{"start": 0.0, "end": 2.0, "text": " so how was it"}]}), encoding="utf8")
+    told = runner.invoke(app, ["punctuate", "auto", str(path)])  # its words are English
+    assert told.exit_code == 0 and json.loads(told.output)["segments"][0]["text"].startswith(" So how was it")
     path.write_text(json.dumps({"language": "de", "segments": []}), encoding="utf8")
     other = runner.invoke(app, ["punctuate", "auto", str(path)])
     assert other.exit_code == 1 and "is in 'de', which no bundled pipeline reads" in other.output
@@ -528,7 +531,10 @@ def test_auto_reads_each_recogniser_file_by_the_language_it_names(tmp_path):
     named = runner.invoke(app, ["punctuate", "auto", str(path)])  # the bundled English pipeline
     assert named.exit_code == 0 and json.loads(named.output)["segments"][0]["text"].startswith(" So how was it")
     text = runner.invoke(app, ["punctuate", "auto"], input="so how\n")
-    assert text.exit_code == 1 and "text names none: give a pipeline" in text.output
+    assert text.exit_code == 1 and "give the file, not standard input" in text.output
+    (tmp_path / "talk.txt").write_text("so how was it it was long\n", encoding="utf8")
+    text_file = runner.invoke(app, ["punctuate", "auto", str(tmp_path / "talk.txt")])
+    assert text_file.exit_code == 0 and text_file.output.startswith("So how was it")
 
 
 def test_a_folder_in_processes_comes_out_as_in_one(model, tmp_path):

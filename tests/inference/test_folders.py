@@ -60,6 +60,8 @@ def test_each_file_can_take_the_pipeline_of_the_language_it_names(trained, tmp_p
     for name, language in (("a.json", "en"), ("b.json", "xx"), ("c.json", "en")):
         result = {"language": language, "segments": [{"start": 0.0, "end": 2.0, "text": " so how was the trip"}]}
         (source / name).write_text(json.dumps(result), encoding="utf8")
+    (source / "d.srt").write_text("1\n00:00:00,000 --> 00:00:02,000\naz internet nem működik és már\n", encoding="utf8")
+    (source / "e.txt").write_text("so how was the trip\n", encoding="utf8")  # no language named: told by the words
     asked = []
 
     def choose(language):
@@ -70,9 +72,10 @@ def test_each_file_can_take_the_pipeline_of_the_language_it_names(trained, tmp_p
 
     done = list(punctuate_folder(choose, source, tmp_path / "out"))
     assert [(file.path.name, file.error) for file in done] == [
-        ("a.json", None), ("b.json", f"{source / 'b.json'}: no pipeline reads 'xx'."), ("c.json", None)
+        ("a.json", None), ("b.json", f"{source / 'b.json'}: no pipeline reads 'xx'."), ("c.json", None),
+        ("d.srt", f"{source / 'd.srt'}: no pipeline reads 'hu'."), ("e.txt", None),
     ]  # fmt: skip
-    assert asked == ["en", "xx", "en"] and done[0].language == "en"
+    assert asked == ["en", "xx", "en", "hu", "en"] and done[0].language == "en"
     assert (tmp_path / "out" / "a.json").read_text(encoding="utf8") == punctuate_recognised(
         trained, (source / "a.json").read_text(encoding="utf8")
     )
