@@ -19,9 +19,10 @@ from spacy.language import Language
 
 from ..decode import DecisionSettings, check_settings
 from ..formats.live_lines import line_words
-from ..formats.recognisers import value_format
+from ..formats.recognisers import read_recognised, value_format
 from ..formats.timed import RecordError
 from ..inference.streaming import FixedLookahead, Streamer
+from ..languages import guess_language
 from ..pipelines.loading import find_punctuator
 from .batcher import Batcher, BatchRun, QueueFull
 from .processes import ReplicaProcesses
@@ -153,8 +154,11 @@ def create_app(
         body = await _json_body(request, limits.max_request_bytes)
         if isinstance(body, list):  # faster-whisper's segments or words, for the default pipeline
             body = {"transcript": body}
-        name, nlp = pipeline(body.get("model", models[0]))
         kind, items = _items(body, limits.max_items)
+        chosen = body.get("model")
+        if chosen is None and kind == "transcript" and len(models) > 1:  # the pipeline of the file's language
+            chosen = model_for(items[0], {name: str(nlp.lang) for name, nlp in pipelines.items()})
+        name, nlp = pipeline(models[0] if chosen is None else chosen)
         settings = request_settings(nlp, body)
         try:
             future = batchers[name].submit(items, (kind, settings))
@@ -206,6 +210,19 @@ def create_app(
             return
 
     return app
+
+
+def model_for(item: Any, langs: Mapping[str, str]) -> Optional[str]:
+    """The first of the models (`langs`: each one's language) that reads a
+    recogniser's output in the language it names, or its words tell; None
+    where none does, or the output cannot be read (its error comes later)."""
+    try:
+        text = item if isinstance(item, str) else json.dumps(item)
+        transcript = read_recognised(text, None if isinstance(item, str) else value_format(item), name="transcript")[1]
+    except (RecordError, ValueError):
+        return None
+    language = transcript.language or guess_language(word.text for word in transcript.words)
+    return next((name for name, lang in langs.items() if lang == language), None)
 
 
 def _batch_runs(name: str, nlp: Language, copies: Optional[ReplicaProcesses]) -> List[BatchRun]:

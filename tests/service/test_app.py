@@ -141,3 +141,15 @@ def test_the_load_now_app_is_ready_at_once():
     app = create_app(["en_punct_sm"], lambda name: load_pipeline(name), load_now=True)
     with TestClient(app) as fresh:
         assert fresh.get("/health").status_code == 200
+
+
+def test_a_recognisers_output_goes_to_the_model_of_its_language_where_none_is_named():
+    from spacy_punct.service.app import model_for
+
+    langs = {"en_punct_sm": "en", "hu_punct_trf": "hu"}
+    google = {"results": [{"alternatives": [{"transcript": "jó napot"}], "languageCode": "hu-hu"}]}
+    assert model_for(google, langs) == "hu_punct_trf"
+    srt = "1\n00:00:00,000 --> 00:00:02,000\naz internet nem működik és már\n"  # names none: its words tell
+    assert model_for(srt, langs) == "hu_punct_trf"
+    assert model_for({"segments": [{"start": 0, "end": 1, "text": " so how was the trip"}]}, langs) == "en_punct_sm"
+    assert model_for({"language": "de", "segments": []}, langs) is None and model_for("not a file", langs) is None
