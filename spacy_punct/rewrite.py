@@ -117,11 +117,12 @@ def plan_rewrite(doc: Doc, decisions: Optional[Decisions] = None) -> RewritePlan
     has_word = not (len(table) and starts[0])
     n_tokens = len(table)
     whole_forms = _hyphenated_forms(table, roles, cased)
-    # a closing quote reads to the encoder as a sentence's end, and a comma as
-    # the start of quoted speech: a function word or interjection after one
-    # takes no capital from the truecaser unless a sentence starts there
+    # a closing quote reads to the encoder as a sentence's end, a comma as the
+    # start of quoted speech, and a mark of the input (`note: it`) as what it
+    # is, even where the decision removed it: a function word or interjection
+    # after one takes no capital from the truecaser unless a sentence starts there
     no_capital = function_words(table.lang) | language_rules(table.lang).interjections
-    after_break = _after_closing(slots) | _after_comma(slots, marks)
+    after_break = _after_closing(slots) | _after_comma(slots, marks) | _after_replaced(slots, marks)
     for i, (text, spaced, is_space, is_punct) in enumerate(zip(table.texts, table.spaced, table.is_space, table.punct)):
         if i in dropped:
             if spaces and not spaces[-1]:
@@ -176,6 +177,17 @@ def _after_comma(slots: MarkSlots, marks: Sequence[str]) -> Set[int]:
     """The words right after a word whose mark is a comma."""
     words = slots.words
     return {words[k + 1] for k in range(len(words) - 1) if marks[words[k]] == ","}
+
+
+def _after_replaced(slots: MarkSlots, marks: Sequence[str]) -> Set[int]:
+    """The words right after a word whose mark in the input the decision
+    removed or replaced."""
+    words = slots.words
+    return {
+        words[k + 1]
+        for k in range(len(words) - 1)
+        if slots.existing.get(words[k], "") and marks[words[k]] != slots.existing[words[k]]
+    }
 
 
 def _has_digit(text: str) -> bool:

@@ -323,3 +323,15 @@ def test_repair_keeps_the_case_of_the_inputs_words_but_after_an_end_it_lacks(nlp
     # `we` takes the capital lost with the period before it; `et` and `then` keep their case
     assert rewrite_doc(doc).text == "We saw the sea. We drove home. et al. then we slept."
     assert rewrite_doc(_marked(nlp, text, marks)).text == "We saw the sea. We drove home. Et al. Then we slept."
+
+
+def test_a_function_word_after_a_mark_the_decision_removed_takes_no_capital_from_the_truecaser():
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("note : it was long")
+    doc[0]._.truecase, doc[2]._.truecase = "Note", "It"  # the truecaser read the colon as a break
+    for token, mark in zip(doc, ["", "", "", "", "."]):
+        token._.punct = mark
+    doc[0].is_sent_start = True
+    for token in doc[1:]:
+        token.is_sent_start = False
+    assert rewrite_doc(doc).text == "Note it was long."
