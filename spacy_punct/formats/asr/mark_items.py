@@ -2,7 +2,9 @@
 Transcribe's `pronunciation` and `punctuation` items, Speechmatics' `word`
 and `punctuation` results), each with `alternatives` of `content`: a word
 is read with the marks after it, and written back cased as punctuated, its
-marks items of their own after it."""
+marks items of their own after it. A mark that attaches to the next word
+(Speechmatics' `"attaches_to": "next"`: an opening quote) is read before
+that word and written back as it was."""
 
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -24,21 +26,31 @@ def item_content(item: Any, where: str) -> Tuple[str, str]:
 
 
 def item_words(items: Sequence[Any], name: str, mark: str) -> List[Tuple[int, TimedWord]]:
-    """Each word's item's position and the word with the marks after it
-    (items of type `mark`; one before any word has nothing to follow)."""
+    """Each word's item's position and the word with the marks around it
+    (items of type `mark`: after the word they follow, or before the word
+    they attach to; one with no word to go with is left out)."""
     words: List[Tuple[int, TimedWord]] = []
+    opening = ""  # marks attached to the next word
     for position, item in enumerate(items):
         where = f"{name}, item {position + 1}"
         kind, content = item_content(item, where)
         if kind == mark:
-            if words:
+            if attaches_to_next(item):
+                opening += content
+            elif words:
                 at, word = words[-1]
-                words[-1] = (at, TimedWord(word.text + content, word.start, word.end))
+                words[-1] = (at, TimedWord(word.text + opening + content, word.start, word.end))
+                opening = ""
             continue
-        words.append(
-            (position, TimedWord(content, _seconds(item, "start_time", where), _seconds(item, "end_time", where)))
-        )
+        start, end = _seconds(item, "start_time", where), _seconds(item, "end_time", where)
+        words.append((position, TimedWord(opening + content, start, end)))
+        opening = ""
     return words
+
+
+def attaches_to_next(item: Mapping[str, Any]) -> bool:
+    """Whether a mark's item goes with the word after it."""
+    return item.get("attaches_to") == "next"
 
 
 def written_words(items: Sequence[Any], places: Sequence[int], words: Sequence[str]) -> Written:
@@ -64,10 +76,13 @@ def written_items(
     found: Optional[Tuple[str, str]] = None
     for item in items:
         kind, content = item_content(item, "item")
-        if kind == mark and found is not None:
+        if kind == mark and attaches_to_next(item):
+            found = None  # written before its word as it was
+        elif kind == mark and found is not None:
             ids[item.get("id")] = None  # replaced by the punctuated word's marks
             continue
-        found = written.get((start_key(item), content)) if kind != mark else None
+        else:
+            found = written.get((start_key(item), content)) if kind != mark else None
         new_ids = [len(out)]
         if found is None:
             out.append(dict(item, id=len(out)) if numbered else item)
@@ -86,9 +101,11 @@ def written_items(
 def split_marks(read: str, punctuated: str) -> Tuple[str, str]:
     """A punctuated word as these recognisers write it: the word as read,
     cased as punctuated, and the marks after it (all in the word where its
-    case changed its length)."""
-    if punctuated[: len(read)].lower() == read.lower():
-        return punctuated[: len(read)], punctuated[len(read) :]
+    case changed its length). Marks before the word (`"so`) are items of
+    their own, written as read, so they are not returned."""
+    at = punctuated.lower().find(read.lower())
+    if at >= 0 and not any(character.isalnum() for character in punctuated[:at]):
+        return punctuated[at : at + len(read)], punctuated[at + len(read) :]
     return punctuated, ""
 
 

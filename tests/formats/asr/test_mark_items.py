@@ -41,9 +41,21 @@ def test_marks_are_written_as_items_after_their_words_and_ids_numbered_again():
     assert written_items(other, written, "mark", _mark)[0] == other
 
 
+def test_a_mark_that_attaches_to_the_next_word_is_read_before_it_and_written_as_it_was():
+    quote = dict(_item("mark", '"', 1), attaches_to="next")
+    items = [_item("word", "said", 0), quote, _item("word", "we", 1), _item("mark", '"', 1), dict(quote)]
+    words = item_words(items, "talk.json", "mark")
+    assert [word.text for _, word in words] == ["said", '"we"']  # the last, with no word after it, is left out
+    written = written_words(items, [0, 2], ["Said,", '"We."'])  # the closing quote read is written again
+    out, _ = written_items(items, written, "mark", _mark)
+    assert [item["alternatives"][0]["content"] for item in out] == ["Said", ",", '"', "We", ".", '"', '"']
+    assert out[2] is quote
+
+
 def test_a_punctuated_word_splits_into_its_content_and_marks():
     assert split_marks("trip", "Trip?!") == ("Trip", "?!")
     assert split_marks("straße", "STRASSE.") == ("STRASSE.", "")  # its case changed its length
+    assert split_marks("we", '"We.') == ("We", ".")  # a mark before the word is an item of its own
 
 
 def test_an_item_without_content_is_named():

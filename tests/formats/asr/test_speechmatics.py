@@ -41,6 +41,16 @@ def test_marks_read_go_with_their_words_and_speakers_turns_are_texts_of_their_ow
     assert [r["alternatives"][0]["content"] for r in out["results"]][:3] == ["So", "how", "was"]
 
 
+def test_an_opening_mark_goes_with_the_word_after_it(json_round_trip):
+    value = json.loads(SAMPLE.read_text(encoding="utf8"))
+    quote = {"alternatives": [{"content": '"'}], "attaches_to": "next", "start_time": 0.5, "end_time": 0.5}
+    value["results"].insert(1, {**quote, "type": "punctuation"})
+    transcript, out = json_round_trip("speechmatics", value)
+    assert transcript.words[1].text == '"how'
+    assert [r["alternatives"][0]["content"] for r in out["results"]][:3] == ["So", '"', "how"]
+    assert out["results"][1]["attaches_to"] == "next"
+
+
 @pytest.mark.parametrize(
     "text, message",
     [
