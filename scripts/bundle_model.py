@@ -9,7 +9,7 @@ is bundled with its encoder's weights stored in int8 and an int8 quantizer
     python scripts/bundle_model.py score en_punct_sm projects/benchmarks/metrics/en_punct_sm
     python scripts/bundle_model.py card spacy_punct/models/en_punct_sm projects/benchmarks/metrics/en_punct_sm
     python scripts/bundle_model.py repair-head training/en_sm_repair spacy_punct/models/en_punct_sm
-    python scripts/bundle_model.py decisions spacy_punct/models/hu_punct_trf --thresholds QUESTION=0.3 --end-threshold 0.55
+    python scripts/bundle_model.py decisions spacy_punct/models/hu_punct_trf --thresholds QUESTION=0.15,PERIOD=0.6 --lone-words join
 
 `score` runs `spacy-punct evaluate` on each test set the language registry
 lists for the pipeline's language (those converted to corpus/<lang>/eval/).
@@ -154,6 +154,7 @@ def bundle_pipeline(
     weight_bits: int = 7,
     thresholds: Optional[Dict[str, float]] = None,
     end_threshold: float = 0.0,
+    lone_words: str = "keep",
 ) -> None:
     """Write the trained pipeline `model` to `output`, set to close each text's
     last sentence; with `int8`, its encoder's weights stored in int8 and an
@@ -164,8 +165,9 @@ def bundle_pipeline(
     `encoder_name`, the name its config gives its transformers' encoder (a
     model trained from a local folder of weights names that folder; a
     saved pipeline loads its encoder from its own files, whatever the name);
-    with `thresholds` and `end_threshold`, its punctuators' decision
-    settings (chosen on dev data, as `spacy-punct tune` does)."""
+    with `thresholds`, `end_threshold` and `lone_words` ("join": no sentence
+    of one word between two ends the punctuator wrote), its punctuators'
+    decision settings (chosen on dev data, as `spacy-punct tune` does)."""
     from spacy.util import load_config
 
     from spacy_punct import load_pipeline
@@ -180,6 +182,8 @@ def bundle_pipeline(
         settings["thresholds"] = dict(thresholds)
     if end_threshold:
         settings["end_threshold"] = end_threshold
+    if lone_words == "join":
+        settings["lone_word_sentences"] = False
     overrides: Dict[str, Any] = {"components": {name: dict(settings) for name in names}}
     nlp = load_pipeline(model, config=overrides)
     transformers = {name: {"model": {}} for name in transformer_names(nlp)}
@@ -214,10 +218,11 @@ def bundle_pipeline(
     print(f"Bundled {model} as {output} ({size / 1e6:.1f} MB)")
 
 
-def set_decisions(output: Path, thresholds: Dict[str, float], end_threshold: float) -> None:
+def set_decisions(output: Path, thresholds: Dict[str, float], end_threshold: float, lone_words: str = "keep") -> None:
     """Give the bundled pipeline at `output` these decision settings (its
-    punctuators' thresholds, replacing theirs, and end threshold), chosen on
-    dev data after it was bundled; nothing else of it changes."""
+    punctuators' thresholds, replacing theirs, end threshold and lone
+    words), chosen on dev data after it was bundled; nothing else of it
+    changes."""
     from spacy.util import load_config
 
     from spacy_punct.decode import DecisionSettings
@@ -233,8 +238,9 @@ def set_decisions(output: Path, thresholds: Dict[str, float], end_threshold: flo
     for name in names:
         config["components"][name]["thresholds"] = dict(thresholds)
         config["components"][name]["end_threshold"] = end_threshold
+        config["components"][name]["lone_word_sentences"] = lone_words == "keep"
     config.to_disk(output / "config.cfg")
-    print(f"{output}: thresholds {thresholds or 'none'}, end threshold {end_threshold}")
+    print(f"{output}: thresholds {thresholds or 'none'}, end threshold {end_threshold}, lone words {lone_words}")
 
 
 def parse_thresholds(text: str) -> Dict[str, float]:
@@ -392,6 +398,12 @@ def main() -> None:
         help="the punctuator's end threshold: the sentence end decided first (chosen on dev data; 0: off)",
     )
     pipeline.add_argument(
+        "--lone-words",
+        choices=("keep", "join"),
+        default="keep",
+        help="join: no sentence of one word (but an interjection) between two ends the punctuator wrote",
+    )
+    pipeline.add_argument(
         "--encoder-name",
         default=None,
         help="a transformer pipeline: the encoder's name in the bundled config (its hub name)",
@@ -400,6 +412,12 @@ def main() -> None:
     decisions.add_argument("output", type=Path, help="the bundled pipeline's folder in the package")
     decisions.add_argument("--thresholds", default="", help="LABEL=P,LABEL=P (replacing the pipeline's; none: none)")
     decisions.add_argument("--end-threshold", type=float, default=0.0, help="the sentence end decided first (0: off)")
+    decisions.add_argument(
+        "--lone-words",
+        choices=("keep", "join"),
+        default="keep",
+        help="join: no sentence of one word (but an interjection) between two ends the punctuator wrote",
+    )
     score = commands.add_parser("score", help="score the bundled pipeline on its language's test sets")
     score.add_argument("pipeline", help="the bundled pipeline's name, or a folder named like one (a candidate bundle)")
     score.add_argument("metrics", type=Path, help="the folder for the spacy-punct evaluate JSON files")
@@ -446,9 +464,10 @@ def main() -> None:
             args.weight_bits,
             parse_thresholds(args.thresholds),
             args.end_threshold,
+            args.lone_words,
         )
     elif args.command == "decisions":
-        set_decisions(args.output, parse_thresholds(args.thresholds), args.end_threshold)
+        set_decisions(args.output, parse_thresholds(args.thresholds), args.end_threshold, args.lone_words)
     elif args.command == "score":
         commands_run = evaluate_commands(args.pipeline, args.metrics, args.threads)
         if not commands_run:

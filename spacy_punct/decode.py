@@ -60,6 +60,10 @@ class DecisionSettings:
         this; which final mark, or elsewhere which other class, is then
         decided on the classes' shares of their group (see `end_shares`),
         to which `thresholds` and `margins` apply.
+    lone_word_sentences: False keeps no sentence of one word between two
+        ends the punctuator wrote (`channel. Today. We`), but for the
+        language's interjections: the less sure end goes (see
+        `join_lone_words`).
     """
 
     thresholds: Mapping[str, float] = field(default_factory=dict)
@@ -69,6 +73,7 @@ class DecisionSettings:
     close_last_sentence: bool = False
     repair: bool = False
     end_threshold: float = 0.0
+    lone_word_sentences: bool = True
 
     def __post_init__(self) -> None:
         _check_shares(self.thresholds, "Thresholds")
@@ -252,9 +257,45 @@ def decode(
             pass
         else:
             marks[last] = closing_mark(probs[last], label_set, thresholds, settings.end_threshold)
+    if not settings.lone_word_sentences:
+        join_lone_words(table, slots, marks, probs, label_set, last_ends=close_end)
     join_question_tags(table, slots, marks, label_set)
     drop_marks_after_symbols(table, slots, marks)
     return Decisions(marks, sentence_starts(table, marks), slots, table, case_fill)
+
+
+def join_lone_words(
+    table: TokenTable,
+    slots: MarkSlots,
+    marks: List[str],
+    probs: numpy.ndarray,
+    label_set: LabelSet,
+    last_ends: bool = False,
+) -> None:
+    """A word alone between two sentence ends the punctuator wrote belongs
+    to one of the sentences beside it (`the channel today. We're`, or
+    `the channel. Today, we're`): the end whose final classes are less
+    probable becomes the most probable other class. The language's
+    interjections (`yes. No.`) and marks of the input stay; with
+    `last_ends`, the text's last word keeps its end."""
+    final = label_set.final_mask
+    if not final.any():
+        return
+    others = numpy.flatnonzero(~final)
+    interjections = language_rules(table.lang).interjections
+    words = slots.words
+    fixed = set(slots.existing) | slots.abbreviations
+    for before, word in zip(words, words[1:]):
+        if not (ends_sentence(marks[before]) and ends_sentence(marks[word])):
+            continue
+        if before in fixed or word in fixed:
+            continue
+        if _written_word(table, slots.anchor(before), word) in interjections:
+            continue
+        weaker = before
+        if not (last_ends and word == words[-1]) and probs[word, final].sum() < probs[before, final].sum():
+            weaker = word
+        marks[weaker] = label_set.mark(int(others[numpy.argmax(probs[weaker, others])]))
 
 
 def drop_marks_after_symbols(table: TokenTable, slots: MarkSlots, marks: List[str]) -> None:

@@ -31,9 +31,10 @@ class LanguageRules:
     # written lower-case, with a straight apostrophe
     tag_verbs: FrozenSet[str] = field(default_factory=frozenset)
     tag_subjects: FrozenSet[str] = field(default_factory=frozenset)
-    # words that open quoted speech in the training text (`he said, "Yes`),
-    # which a truecaser learns to capitalise after a comma; with the quotes
-    # gone they take no capital there (nor do function words)
+    # interjections and answers: words that open quoted speech in the
+    # training text (`he said, "Yes`), which a truecaser learns to capitalise
+    # after a comma (with the quotes gone they take no capital there, nor do
+    # function words), and that may stand alone as a sentence (`Yes.`)
     interjections: FrozenSet[str] = field(default_factory=frozenset)
 
 
@@ -233,6 +234,12 @@ LANGUAGES: Dict[str, LanguageEntry] = {
         common_words=frozenset(
             "az és hogy nem egy de meg van csak már ez azt mi még ha akkor vagy mint volt lesz el ki fel igen "
             "nagyon kell most itt ott".split()
+        ),
+        rules=LanguageRules(
+            interjections=frozenset(
+                "igen nem jó oké persze szia sziasztok helló halló köszönöm köszi rendben nos hát jaj aha naná "
+                "dehogy természetesen pontosan tessék viszlát".split()
+            ),
         ),
         pipelines=("hu_punct_trf",),
         test_sets=(

@@ -285,3 +285,35 @@ def test_question_tags_are_a_language_rule():
     probs = numpy.tile(numpy.array([0.9, 0.05, 0.05], dtype="f"), (len(doc), 1))
     probs[2], probs[-1] = [0.1, 0.8, 0.1], [0.1, 0.1, 0.8]
     assert decode(doc, probs, no_comma).marks[2] == "."
+
+
+def _row(*probs):
+    return numpy.array(probs, dtype="f")
+
+
+def test_a_word_alone_between_two_ends_joins_the_surer_ones_sentence(nlp):
+    doc = nlp("welcome to the channel today we talk")
+    probs = numpy.tile(_row(0.9, 0.05, 0.05, 0.0), (len(doc), 1))
+    probs[3] = _row(0.2, 0.04, 0.76, 0.0)  # channel: sure of its end
+    probs[4] = _row(0.2, 0.29, 0.51, 0.0)  # today: less sure; a comma next
+    assert decode(doc, probs, LABELS).marks[3:5] == [".", "."]
+    assert decode(doc, probs, LABELS, S(lone_word_sentences=False)).marks[3:5] == [".", ","]
+    probs[3], probs[4] = _row(0.54, 0.02, 0.44, 0.0), _row(0.13, 0.08, 0.79, 0.0)
+    assert decode(doc, probs, LABELS, S(lone_word_sentences=False)).marks[3:5] == ["", "."]
+
+
+def test_interjections_the_inputs_marks_and_the_texts_last_end_stay_alone(nlp):
+    ends = _row(0.1, 0.1, 0.8, 0.0)
+    doc = nlp("you came yes we did")
+    probs = numpy.tile(_row(0.9, 0.05, 0.05, 0.0), (len(doc), 1))
+    probs[1] = probs[2] = ends
+    assert decode(doc, probs, LABELS, S(lone_word_sentences=False)).marks[1:3] == [".", "."]
+    doc = nlp("you came. today we did")  # the input's period stays, and the end after it
+    probs = numpy.tile(_row(0.9, 0.05, 0.05, 0.0), (len(doc), 1))
+    probs[1] = probs[3] = ends
+    assert decode(doc, probs, LABELS, S(keep_existing=True, lone_word_sentences=False)).marks[1:4] == [".", "", "."]
+    doc = nlp("we came today")  # the text's last word ends it: the end before it goes
+    probs = numpy.tile(_row(0.9, 0.05, 0.05, 0.0), (len(doc), 1))
+    probs[1], probs[2] = _row(0.05, 0.05, 0.9, 0.0), _row(0.5, 0.1, 0.4, 0.0)
+    settings = S(close_last_sentence=True, lone_word_sentences=False)
+    assert decode(doc, probs, LABELS, settings).marks == ["", "", "."]

@@ -4,7 +4,8 @@ from spacy_punct.languages import LanguageRules, language_rules
 def test_one_table_of_rules_per_language():
     english = language_rules("en")
     assert "n't" in english.clitics and "dr" in english.lower_abbreviations and english.always_capitalised == {"i"}
-    assert language_rules("hu") == LanguageRules()  # no rules: nothing joined, nothing always capitalised
+    hungarian = language_rules("hu")  # no clitics joined, nothing always capitalised; its interjections
+    assert hungarian == LanguageRules(interjections=hungarian.interjections) and "igen" in hungarian.interjections
 
 
 def test_a_texts_language_is_told_by_its_frequent_words_among_the_languages_that_ship():

@@ -58,6 +58,7 @@ DEFAULT_MODEL = default_model(hidden_width=128)
         "close_last_sentence": False,
         "repair": False,
         "end_threshold": 0.0,
+        "lone_word_sentences": True,
         "rewrite": True,
         "store_probs": False,
         "learn_rate_scale": 1.0,
@@ -85,6 +86,7 @@ def make_punctuator(
     close_last_sentence: bool,
     repair: bool,
     end_threshold: float,
+    lone_word_sentences: bool,
     rewrite: bool,
     store_probs: bool,
     learn_rate_scale: float,
@@ -99,9 +101,11 @@ def make_punctuator(
         target of the words that carry them (`token._.teacher_probs`, written
         by `spacy-punct distill`): the target is (1 - w) * gold + w * teacher.
     thresholds, margins, keep_existing, add_marks, close_last_sentence,
-        repair, end_threshold: the decision settings (`decode.DecisionSettings`;
-        `repair`: half-punctuated text, its marks and case filled where
-        missing; `end_threshold`: the sentence end decided first); a caller may pass
+        repair, end_threshold, lone_word_sentences: the decision settings
+        (`decode.DecisionSettings`; `repair`: half-punctuated text, its marks
+        and case filled where missing; `end_threshold`: the sentence end
+        decided first; `lone_word_sentences = false`: no sentence of one word
+        but an interjection between two ends it wrote); a caller may pass
         others per call (`nlp.pipe(texts, component_cfg={"punctuator":
         {"settings": ...}})`). `add_marks = false` suits text that is
         punctuated already, whose case alone is restored (by a truecaser
@@ -132,6 +136,7 @@ def make_punctuator(
             close_last_sentence,
             repair,
             end_threshold,
+            lone_word_sentences,
         ),
         rewrite=rewrite,
         store_probs=store_probs,
