@@ -1,5 +1,6 @@
 """`spacy-punct distill`: write a teacher pipeline's class probabilities on training docs."""
 
+import itertools
 from pathlib import Path
 from typing import Iterator, List
 
@@ -62,6 +63,11 @@ def distill(
     teachers = [load_or_fail(name) for name in [teacher, *ensemble]]
     for nlp in teachers:
         apply_transformer_settings(nlp, window, stride, "")
+    docs = read_docbins(input, teachers[0].vocab)
+    try:  # an input that is not a DocBin fails here, before the progress bar shows
+        first = list(itertools.islice(docs, 1))
+    except ValueError as e:
+        fail(str(e))
     bar = progress_bar(True, unit=" docs")
     n_docs = n_words = 0
 
@@ -74,7 +80,7 @@ def distill(
             yield doc
 
     taught = counted(
-        teacher_docs(teachers, read_docbins(input, teachers[0].vocab), lowercase=lowercase, batch_size=batch_size)
+        teacher_docs(teachers, itertools.chain(first, docs), lowercase=lowercase, batch_size=batch_size)
     )
     try:
         if one_file:

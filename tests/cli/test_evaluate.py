@@ -105,3 +105,12 @@ def test_a_gpu_that_is_not_there_is_one_line(corpus_path, tmp_path):
         assert result.exit_code == 1, result.output
         assert result.output.startswith("Error: GPU 0 is not available") and len(result.output.splitlines()) == 1
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_distilling_from_what_is_not_a_docbin_is_one_line_without_progress(tmp_path):
+    text = tmp_path / "a.txt"
+    text.write_text("so how was the trip\n", encoding="utf8")
+    result = runner.invoke(app, ["distill", "en_punct_sm", str(text), str(tmp_path / "out.spacy")])
+    assert result.exit_code == 1 and result.output.splitlines() == [
+        f"Error: {text} is not a DocBin (.spacy) file: write one with `spacy-punct convert`."
+    ]
