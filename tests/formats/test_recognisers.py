@@ -256,6 +256,17 @@ def test_captions_are_recut_at_sentence_ends():
         assert written.count("-->") == 2
 
 
+def test_lines_of_spaces_are_a_cues_text_or_part_cues_and_text_after_an_empty_cue_is_its():
+    # YouTube's first cue has a line of spaces above its words; some files part cues with one
+    youtube = "WEBVTT\n\n00:00:00.000 --> 00:00:01.000 align:start\n \nso<00:00:00.500><c> how</c>\n"
+    assert [w.text for w in make_format("vtt").read(youtube, "a.vtt").words] == ["so", "how"]
+    spaced = "1\n00:00:00,000 --> 00:00:01,000\nso how\n  \n2\n00:00:01,000 --> 00:00:02,000\nwas it\n \n"
+    assert [w.start for w in make_format("srt").read(spaced, "a.srt").words] == [0.0, 0.4, 1.0, 1.6]
+    cleaned = "WEBVTT\n\n00:00:10.000 --> 00:00:12.000\n\nnous doublerons\n\n00:00:12.000 --> 00:00:13.000\nla\n"
+    words = make_format("vtt").read(cleaned, "a.vtt").words
+    assert [(w.text, w.start) for w in words] == [("nous", 10.0), ("doublerons", 10.571), ("la", 12.0)]
+
+
 def test_a_captions_markup_is_no_word_but_a_recognisers_angle_brackets_are():
     text = '1\n00:00:00,000 --> 00:00:02,000\n<i>so how</i> <unk> was <font color="red">the trip</font>\n'
     words = [w.text for w in make_format("srt").read(text, "talk.srt").words]

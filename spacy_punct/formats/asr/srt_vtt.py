@@ -119,15 +119,25 @@ def _cues(text: str, name: str, kept: List[str]) -> Iterator[Tuple[float, float,
     """(start, end, cue settings, text) per cue of an SRT or WebVTT file;
     WebVTT's header, STYLE, REGION and NOTE blocks are added to `kept`. Text
     outside a cue (no timing line before it) and an unreadable timing are
-    errors naming their line: the words would otherwise be lost."""
+    errors naming their line: the words would otherwise be lost. Text right
+    after a cue that has none, an empty line between them, is that cue's (as
+    some tools write YouTube's captions)."""
+    empty: Optional[Tuple[float, float, str]] = None  # the last cue, where it has no text yet
     for first, block in _blocks(text):
         timings = [k for k, line in enumerate(block) if "-->" in line]
         if not timings:
+            if empty is not None and not _skipped_block(block, first):
+                yield (*empty, "\n".join(block))
+                empty = None
+                continue
             if not _skipped_block(block, first):
                 raise RecordError(f"{name}, line {first + 1}: text outside a cue (no timing line before it).")
             if not (len(block) == 1 and block[0].strip().isdigit()):  # a lone cue number goes
                 kept.append("\n".join(block).lstrip("\ufeff"))
             continue
+        if empty is not None:
+            yield (*empty, "")
+            empty = None
         k = timings[0]
         if len(timings) > 1:
             raise RecordError(
@@ -141,23 +151,46 @@ def _cues(text: str, name: str, kept: List[str]) -> Iterator[Tuple[float, float,
         start, end = _seconds(*match.group(1, 2, 3, 4)), _seconds(*match.group(5, 6, 7, 8))
         if end < start:
             raise RecordError(f"{name}, line {first + k + 1}: the cue ends before it starts.")
-        yield start, end, block[k][match.end() :].strip(), "\n".join(block[k + 1 :])
+        cue = (start, end, block[k][match.end() :].strip())
+        body = "\n".join(block[k + 1 :])
+        if body.strip():
+            yield (*cue, body)
+        else:
+            empty = cue
+    if empty is not None:
+        yield (*empty, "")
 
 
 def _blocks(text: str) -> Iterator[Tuple[int, List[str]]]:
-    """(index of its first line, its lines) per block of lines between empty ones."""
+    """(index of its first line, its lines) per block of lines between empty
+    ones. A line of spaces inside a cue's text is the cue's (YouTube writes
+    one above a cue's first line); before a cue's timing line, or its number
+    and timing line, it parts the cues as an empty line does."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     block: List[str] = []
     first = 0
-    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n")):
+    for number, line in enumerate(lines):
         if line.strip():
             if not block:
                 first = number
+            block.append(line)
+        elif block and line and not _cue_follows(lines, number + 1):
             block.append(line)
         elif block:
             yield first, block
             block = []
     if block:
         yield first, block
+
+
+def _cue_follows(lines: List[str], at: int) -> bool:
+    """Whether the next line with text from `at` on starts a cue (its timing
+    line, or its number and then its timing line), or none is left."""
+    rest = (line for line in lines[at:] if line.strip())
+    following = next(rest, None)
+    if following is None or "-->" in following:
+        return True
+    return following.strip().isdigit() and "-->" in next(rest, "")
 
 
 def _skipped_block(block: List[str], first: int) -> bool:
