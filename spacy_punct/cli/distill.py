@@ -79,9 +79,7 @@ def distill(
             bar.update(1)
             yield doc
 
-    taught = counted(
-        teacher_docs(teachers, itertools.chain(first, docs), lowercase=lowercase, batch_size=batch_size)
-    )
+    taught = counted(teacher_docs(teachers, itertools.chain(first, docs), lowercase=lowercase, batch_size=batch_size))
     try:
         if one_file:
             DocBin(docs=taught, store_user_data=True).to_disk(output)
