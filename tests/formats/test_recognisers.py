@@ -267,6 +267,12 @@ def test_lines_of_spaces_are_a_cues_text_or_part_cues_and_text_after_an_empty_cu
     assert [(w.text, w.start) for w in words] == [("nous", 10.0), ("doublerons", 10.571), ("la", 12.0)]
 
 
+def test_a_cue_timing_without_spaces_around_its_arrow_is_read():
+    text = "1\n00:00:01,000-->00:00:02,000\nso how\n"
+    assert detect_format(Path("talk.txt"), text) == "srt"
+    assert [(w.text, w.start) for w in make_format("srt").read(text, "talk.srt").words] == [("so", 1.0), ("how", 1.4)]
+
+
 def test_a_captions_markup_is_no_word_but_a_recognisers_angle_brackets_are():
     text = '1\n00:00:00,000 --> 00:00:02,000\n<i>so how</i> <unk> was <font color="red">the trip</font>\n'
     words = [w.text for w in make_format("srt").read(text, "talk.srt").words]

@@ -88,7 +88,7 @@ class SrtFormat(CaptionFormat):
 
     @staticmethod
     def sniff(text: str) -> bool:
-        return bool(re.match(r"\s*\d+\s*\n\d\d:\d\d:\d\d,\d\d\d --> ", text[:200]))
+        return bool(re.match(r"\s*\d+\s*\n\d\d:\d\d:\d\d,\d\d\d\s*-->", text[:200]))
 
 
 @transcript_formats.register("vtt")
@@ -102,7 +102,8 @@ class VttFormat(CaptionFormat):
 
 
 _MOMENT = 0.05  # seconds: YouTube shows each line alone for 10 ms before it rolls up
-_TIMING = re.compile(r"^\s*(?:(\d+):)?(\d\d):(\d\d)[,.](\d\d\d)\s+-->\s+(?:(\d+):)?(\d\d):(\d\d)[,.](\d\d\d)")
+# `-->` with or without spaces around it, as some tools write it
+_TIMING = re.compile(r"^\s*(?:(\d+):)?(\d\d):(\d\d)[,.](\d\d\d)\s*-->\s*(?:(\d+):)?(\d\d):(\d\d)[,.](\d\d\d)")
 _VOICE = re.compile(r"^\s*<v(?:\.[^\s>]*)?\s+([^>]*)>")  # WebVTT's speaker: <v Bob>, <v.loud Bob>
 _INLINE = re.compile(r"<(?:(\d+):)?(\d\d):(\d\d)\.(\d\d\d)>")
 # the captions' own markup (SRT's <i> <b> <u> <font>, WebVTT's <c.class> <v Name> <lang> <ruby> <rt>):
