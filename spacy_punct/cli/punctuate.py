@@ -67,7 +67,7 @@ def punctuate(
     from_format: Optional[str] = typer.Option(
         None,
         "--from",
-        help="The input is a recogniser's file: whisper (openai-whisper, faster-whisper, WhisperX JSON), whisper-cpp (whisper.cpp's -oj, -ojf), deepgram, google (Speech-to-Text), assemblyai, azure (batch transcription), amazon (Transcribe), speechmatics, rev (Rev AI), transformers (Hugging Face pipeline, insanely-fast-whisper), tsv (openai-whisper's), csv (whisper.cpp's), timestamped ([00:00.000 --> 00:02.000]  text lines), lrc (whisper.cpp's -olrc), sbv (YouTube's SubViewer), vosk, ctm (Kaldi), nemo (manifest), srt or vtt (default: found from the file's content and name).",
+        help="The input is a recogniser's file: whisper (openai-whisper, faster-whisper, WhisperX JSON), whisper-cpp (whisper.cpp's -oj, -ojf), deepgram, google (Speech-to-Text), assemblyai, azure (batch transcription), amazon (Transcribe), speechmatics, rev (Rev AI), transformers (Hugging Face pipeline, insanely-fast-whisper), tsv (openai-whisper's), csv (whisper.cpp's), timestamped ([00:00.000 --> 00:02.000]  text lines), lrc (whisper.cpp's -olrc), sbv (YouTube's SubViewer), youtube (youtube-transcript-api's snippets), json3 (YouTube's timed text, yt-dlp's --sub-format json3), vosk, ctm (Kaldi), nemo (manifest), srt or vtt (default: found from the file's content and name).",
     ),
     max_chars: int = typer.Option(
         84, min=1, help="srt/vtt/sbv: characters per cue at most (a cue also ends at each sentence end)."

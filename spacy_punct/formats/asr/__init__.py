@@ -4,6 +4,7 @@ of `formats.recognisers` registered in `transcript_formats`."""
 
 # the formats register themselves, in the order detection tries them
 from . import transformers_asr  # noqa: F401, I001
+from . import youtube  # noqa: F401  (before whisper, which takes any JSON list)
 from . import whisper  # noqa: F401
 from . import whisper_cpp  # noqa: F401
 from . import amazon_transcribe  # noqa: F401
