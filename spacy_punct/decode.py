@@ -257,8 +257,7 @@ def decode(
             pass
         else:
             marks[last] = closing_mark(probs[last], label_set, thresholds, settings.end_threshold)
-    if not settings.lone_word_sentences:
-        join_lone_words(table, slots, marks, probs, label_set, last_ends=close_end)
+    join_lone_words(table, slots, marks, probs, label_set, last_ends=close_end, all_words=not settings.lone_word_sentences)
     join_question_tags(table, slots, marks, label_set)
     drop_marks_after_symbols(table, slots, marks)
     return Decisions(marks, sentence_starts(table, marks), slots, table, case_fill)
@@ -271,18 +270,20 @@ def join_lone_words(
     probs: numpy.ndarray,
     label_set: LabelSet,
     last_ends: bool = False,
+    all_words: bool = False,
 ) -> None:
-    """A word alone between two sentence ends the punctuator wrote belongs
-    to one of the sentences beside it (`the channel today. We're`, or
-    `the channel. Today, we're`): the end whose final classes are less
-    probable becomes the most probable other class. The language's
-    interjections (`yes. No.`) and marks of the input stay; with
-    `last_ends`, the text's last word keeps its end."""
+    """A word of the language's `clause_words` alone between two sentence
+    ends the punctuator wrote belongs to one of the sentences beside it
+    (`the channel today. We're`, or `the channel. Today, we're`): the end
+    whose final classes are less probable becomes the most probable other
+    class. With `all_words`, any word but the language's interjections
+    (`yes. No.`) does. Marks of the input stay; with `last_ends`, the
+    text's last word keeps its end."""
     final = label_set.final_mask
-    if not final.any():
+    rules = language_rules(table.lang)
+    if not final.any() or not (all_words or rules.clause_words):
         return
     others = numpy.flatnonzero(~final)
-    interjections = language_rules(table.lang).interjections
     words = slots.words
     fixed = set(slots.existing) | slots.abbreviations
     for before, word in zip(words, words[1:]):
@@ -290,7 +291,8 @@ def join_lone_words(
             continue
         if before in fixed or word in fixed:
             continue
-        if _written_word(table, slots.anchor(before), word) in interjections:
+        written = _written_word(table, slots.anchor(before), word)
+        if written in rules.interjections or not (all_words or written in rules.clause_words):
             continue
         weaker = before
         if not (last_ends and word == words[-1]) and probs[word, final].sum() < probs[before, final].sum():

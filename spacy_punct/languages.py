@@ -36,6 +36,10 @@ class LanguageRules:
     # after a comma (with the quotes gone they take no capital there, nor do
     # function words), and that may stand alone as a sentence (`Yes.`)
     interjections: FrozenSet[str] = field(default_factory=frozenset)
+    # words that belong to a clause beside them and never stand alone as a
+    # sentence (`today`, `now`): where the punctuator writes one between two
+    # sentence ends (`the channel. Today. We're`), the less sure end goes
+    clause_words: FrozenSet[str] = field(default_factory=frozenset)
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,10 @@ LANGUAGES: Dict[str, LanguageEntry] = {
             tag_subjects=frozenset("it you we they he she i there that one".split()),
             interjections=frozenset(
                 "yes yeah yep no nope okay ok oh ah hi hey hello thanks please sure right wow well".split()
+            ),
+            clause_words=frozenset(
+                "today tonight tomorrow yesterday now then also again first second third next finally meanwhile "
+                "however therefore".split()
             ),
         ),
         pipelines=("en_punct_trf", "en_punct_sm"),

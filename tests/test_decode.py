@@ -292,14 +292,23 @@ def _row(*probs):
 
 
 def test_a_word_alone_between_two_ends_joins_the_surer_ones_sentence(nlp):
-    doc = nlp("welcome to the channel today we talk")
+    doc = nlp("welcome to the channel madam we talk")
     probs = numpy.tile(_row(0.9, 0.05, 0.05, 0.0), (len(doc), 1))
     probs[3] = _row(0.2, 0.04, 0.76, 0.0)  # channel: sure of its end
-    probs[4] = _row(0.2, 0.29, 0.51, 0.0)  # today: less sure; a comma next
+    probs[4] = _row(0.2, 0.29, 0.51, 0.0)  # madam: less sure; a comma next
     assert decode(doc, probs, LABELS).marks[3:5] == [".", "."]
     assert decode(doc, probs, LABELS, S(lone_word_sentences=False)).marks[3:5] == [".", ","]
     probs[3], probs[4] = _row(0.54, 0.02, 0.44, 0.0), _row(0.13, 0.08, 0.79, 0.0)
     assert decode(doc, probs, LABELS, S(lone_word_sentences=False)).marks[3:5] == ["", "."]
+
+
+def test_a_word_of_a_clause_never_stands_alone(nlp):
+    doc = nlp("welcome to the channel today we talk")
+    probs = numpy.tile(_row(0.9, 0.05, 0.05, 0.0), (len(doc), 1))
+    probs[3], probs[4] = _row(0.2, 0.04, 0.76, 0.0), _row(0.2, 0.29, 0.51, 0.0)
+    assert decode(doc, probs, LABELS).marks[3:5] == [".", ","]  # English `today`: `the channel. Today, we`
+    hungarian = spacy.blank("hu")("a csatorna today mi")  # a rule of English's: another language keeps both ends
+    assert decode(hungarian, probs[2:6], LABELS).marks[1:3] == [".", "."]
 
 
 def test_interjections_the_inputs_marks_and_the_texts_last_end_stay_alone(nlp):
