@@ -257,7 +257,9 @@ def decode(
             pass
         else:
             marks[last] = closing_mark(probs[last], label_set, thresholds, settings.end_threshold)
-    join_lone_words(table, slots, marks, probs, label_set, last_ends=close_end, all_words=not settings.lone_word_sentences)
+    join_lone_words(
+        table, slots, marks, probs, label_set, last_ends=close_end, all_words=not settings.lone_word_sentences
+    )
     join_question_tags(table, slots, marks, label_set)
     drop_marks_after_symbols(table, slots, marks)
     return Decisions(marks, sentence_starts(table, marks), slots, table, case_fill)
