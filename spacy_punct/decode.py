@@ -61,9 +61,10 @@ class DecisionSettings:
         decided on the classes' shares of their group (see `end_shares`),
         to which `thresholds` and `margins` apply.
     lone_word_sentences: False keeps no sentence of one word between two
-        ends the punctuator wrote (`channel. Today. We`), but for the
-        language's interjections: the less sure end goes (see
-        `join_lone_words`).
+        ends the punctuator wrote (`Segíthetek? Ma? Önnek?`), but for the
+        language's interjections: the less sure end goes; True keeps them
+        but for the language's words of a clause (`channel. Today. We`;
+        see `join_lone_words`).
     """
 
     thresholds: Mapping[str, float] = field(default_factory=dict)
