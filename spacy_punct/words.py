@@ -33,6 +33,9 @@ _BREAKS = _ELLIPSES | _DASHES
 # a recogniser's or caption's tag for what is not a word: [Music], [laughter], <unk>, {noise}
 _TAG = re.compile(r"^(\[[^\W\d][\w-]*\]|<[^\W\d][\w-]*>|\{[^\W\d][\w-]*\})$")
 _TAG_OPENERS = frozenset({"[", "<", "{"})
+# a tag of several words in square brackets, as Whisper writes them: [MUSIC PLAYING], [inaudible 00:12]
+_TAG_WORDS = re.compile(r"^\[[^\W\d][^\[\]]*\]$")
+_MAX_TAG_WORDS = 6
 
 
 @dataclass
@@ -96,21 +99,49 @@ def is_tag(word: str) -> bool:
 def tag_tokens(texts: Sequence[str], spaced: Sequence[bool], is_space: Sequence[bool]) -> List[int]:
     """The tokens of the written words that are a recogniser's or a
     caption's tag for what is not a word (`[Music]`, `[laughter]`, `<unk>`,
-    `{noise}`): whitespace to the word level and the models, so that no mark
-    is written after one, its case stays, and a sentence's capital goes to
-    the word after it."""
+    `{noise}`, and up to six words in square brackets: `[MUSIC PLAYING]`):
+    whitespace to the word level and the models, so that no mark is written
+    after one, its case stays, and a sentence's capital goes to the word
+    after it."""
     if _TAG_OPENERS.isdisjoint(texts):
         return []
+    words = _written_words(spaced, is_space)
     found: List[int] = []
-    start, n = 0, len(texts)
+    k = 0
+    while k < len(words):
+        start, end = words[k]
+        last = k if is_tag("".join(texts[start : end + 1])) else _bracketed_words(texts, words, k)
+        if last is not None:
+            found.extend(range(start, words[last][1] + 1))
+            k = last
+        k += 1
+    return found
+
+
+def _written_words(spaced: Sequence[bool], is_space: Sequence[bool]) -> List[Tuple[int, int]]:
+    """The first and last token of each written word (tokens between whitespace)."""
+    words: List[Tuple[int, int]] = []
+    start, n = 0, len(spaced)
     for end in range(n):
         if is_space[end]:
             start = end + 1
         elif spaced[end] or end + 1 == n or is_space[end + 1]:
-            if texts[start] in _TAG_OPENERS and is_tag("".join(texts[start : end + 1])):
-                found.extend(range(start, end + 1))
+            words.append((start, end))
             start = end + 1
-    return found
+    return words
+
+
+def _bracketed_words(texts: Sequence[str], words: Sequence[Tuple[int, int]], k: int) -> Optional[int]:
+    """The last of the written words from `k` that a square bracket opened
+    there closes, where they make a tag (`[MUSIC PLAYING]`); else None."""
+    if texts[words[k][0]] != "[":
+        return None
+    said = []
+    for j in range(k, min(k + _MAX_TAG_WORDS, len(words))):
+        said.append("".join(texts[words[j][0] : words[j][1] + 1]))
+        if "]" in said[-1]:
+            return j if j > k and _TAG_WORDS.match(" ".join(said)) else None
+    return None
 
 
 def punct_flags(doc: Doc) -> List[bool]:
