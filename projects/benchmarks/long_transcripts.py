@@ -167,6 +167,18 @@ def printed(words: Timed) -> str:
                    for c in chunks(words, 12))  # fmt: skip
 
 
+def youtube(words: Timed) -> str:
+    return json.dumps([{"text": " ".join(w for w, _, _ in c), "start": c[0][1], "duration": round(c[-1][2] - c[0][1], 2)}
+                       for c in chunks(words, 8)])  # fmt: skip
+
+
+def json3(words: Timed) -> str:
+    events = [{"tStartMs": round(c[0][1] * 1000), "dDurationMs": round((c[-1][2] - c[0][1]) * 1000), "wWinId": 1,
+               "segs": [{"utf8": ("" if k == 0 else " ") + w, "tOffsetMs": round((s - c[0][1]) * 1000)}
+                        for k, (w, s, _) in enumerate(c)]} for c in chunks(words, 10)]  # fmt: skip
+    return json.dumps({"wireMagic": "pb3", "events": events})
+
+
 # each format: its file's name, what writes it, and its reader's name
 FORMATS: Dict[str, Tuple[str, Callable[[Timed], str], str]] = {
     "whisper": ("talk.json", whisper, "whisper"),
@@ -188,6 +200,8 @@ FORMATS: Dict[str, Tuple[str, Callable[[Timed], str], str]] = {
     "tsv": ("talk.tsv", tsv, "tsv"),
     "csv": ("talk.csv", csv, "csv"),
     "printed": ("printed.txt", printed, "timestamped"),
+    "youtube": ("snippets.json", youtube, "youtube"),
+    "json3": ("talk.json3", json3, "json3"),
 }
 
 _MEASURED = (
