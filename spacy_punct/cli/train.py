@@ -22,9 +22,19 @@ def train(
     max_minutes: float = typer.Option(0, help="Stop training after this many minutes (0: as the config says)."),
     gpu_id: int = typer.Option(-1, help="GPU id, or -1 for the CPU."),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
+    checkpoint_minutes: float = typer.Option(
+        0,
+        help="Train resumably: write a checkpoint of the whole run (weights, optimizer, schedule, data position) "
+        "every this many minutes and on SIGTERM/SIGINT, and progress to OUTPUT/status.json (0: spaCy's own loop, "
+        "which cannot resume).",
+    ),
+    resume: bool = typer.Option(
+        False, "--resume", help="Go on with the run whose checkpoint is in OUTPUT, exactly where it stopped."
+    ),
 ) -> None:
-    """`spacy train` with a time limit. Further options override the config,
-    as with spacy train (e.g. --paths.train corpus/train.spacy)."""
+    """`spacy train` with a time limit, or a resumable run (--checkpoint-minutes,
+    --resume). Further options override the config, as with spacy train (e.g.
+    --paths.train corpus/train.spacy)."""
     from spacy.cli._util import parse_config_overrides
 
     from ..training.loop import check_config, train_for
@@ -36,6 +46,9 @@ def train(
         check_config(config, overrides)
     except ValueError as e:
         fail(f"{e} Nothing was written.")
+    if resume or checkpoint_minutes > 0:
+        _train_resumable(config, output, overrides, max_minutes, checkpoint_minutes or 10.0, resume, gpu_id)
+        return
     created = not output.exists()
     start = time.perf_counter()
     try:
@@ -59,3 +72,34 @@ def train(
         )
     (output / "training.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf8")
     typer.echo(f"Training ended after {minutes:.1f} minutes ({reason}); pipelines in {output}")
+
+
+def _train_resumable(
+    config: Path,
+    output: Path,
+    overrides: Dict[str, Any],
+    max_minutes: float,
+    checkpoint_minutes: float,
+    resume: bool,
+    gpu_id: int,
+) -> None:
+    from ..training.resumable import train_resumable
+    from ..training.warm_start import WarmStartError
+
+    try:
+        state = train_resumable(
+            config,
+            output,
+            overrides,
+            resume=resume,
+            checkpoint_minutes=checkpoint_minutes,
+            max_minutes=max_minutes,
+            use_gpu=gpu_id,
+        )
+    except (ValueError, WarmStartError) as e:
+        fail(str(e))
+    ended = "ended by its stopping rule" if state.finished else "stopped; --resume goes on"
+    typer.echo(
+        f"Run at step {state.step} after {state.seconds / 3600:.2f} training hours in {state.pieces} piece(s) "
+        f"({ended}); status in {output / 'status.json'}"
+    )
