@@ -194,10 +194,10 @@ RECIPES: Dict[str, Recipe] = {
         "encoders/all-mpnet-base-v2: `spacy project run encoder-mpnet\n"
         "projects/en_punct_trf`) fine-tuned as a punctuator on all the English\n"
         "text, for the bundled transformer to learn its probabilities from. One long\n"
-        "run in pieces (`spacy-punct train --checkpoint-minutes`, `--resume`): 500\n"
-        "warm-up steps to 5e-5, then linear decay to zero at 8,000 steps of 1,000\n"
-        "words, an evaluation every 250 steps, stopped after 2,000 steps without a\n"
-        "better one. From the first step, 30% of the texts come as a recogniser's\n"
+        "run in pieces (`spacy-punct train --checkpoint-minutes`, `--resume`): 300\n"
+        "warm-up steps to 5e-5, then linear decay to zero at 4,000 steps of 1,000\n"
+        "words (about 20 hours on two cores), an evaluation every 250 steps,\n"
+        "stopped after 1,000 steps without a better one. From the first step, 30% of the texts come as a recogniser's\n"
         "half-punctuated text (runs of sentences keep their marks: the repair\n"
         "mode's input), a quarter are cut into texts of one to three sentences,\n"
         "numbers are written as words in half of them and 10% of the words carry\n"
@@ -226,11 +226,11 @@ RECIPES: Dict[str, Recipe] = {
                 },
             },
             "training.max_epochs": -1,
-            "training.max_steps": 8000,
-            "training.patience": 2000,
+            "training.max_steps": 4000,
+            "training.patience": 1000,
             "training.eval_frequency": 250,
-            "training.optimizer.learn_rate.warmup_steps": 500,
-            "training.optimizer.learn_rate.total_steps": 8000,
+            "training.optimizer.learn_rate.warmup_steps": 300,
+            "training.optimizer.learn_rate.total_steps": 4000,
             "training.optimizer.learn_rate.initial_rate": 0.00005,
             "initialize.after_init": {"@callbacks": "spacy_punct.freeze_embeddings.v1"},
         },
