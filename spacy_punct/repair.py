@@ -11,7 +11,12 @@ inference and evaluation:
   and whether the text has any capital or mark at all;
 - `missing_stretches`: the rule that decides, without a head, where a text
   misses its marks: `MISSING_RUN` words or more with no mark between them, or
-  the whole text where it has no mark.
+  the whole text where it has no mark;
+- `case_missing`: where a text misses its case, given where it misses its
+  marks: every word of a run between two marks of the input that lost any
+  mark (its first word's capital proves nothing: a recogniser's run often
+  starts with one), and every word of a run of `CASE_RUN` words or more
+  whose words after the first are all lower-case.
 
 A text without a capital counts as missing its case everywhere: its marks
 are kept, and case is filled throughout."""
@@ -30,6 +35,8 @@ from .words import MarkSlots, TokenTable, sentence_spans
 
 # words with no mark between them from which a stretch counts as missing its marks
 MISSING_RUN = 25
+# words with no mark between them, all lower-case after the first, from which a run counts as missing its case
+CASE_RUN = 12
 # marks written with a space before them (`Clinics - Leading`), as the rewrite writes them
 _SPACED_MARKS = frozenset({"-"})
 # the case classes of a word as written: lower, a capital first, all capitals, no letter
@@ -251,3 +258,32 @@ def missing_stretches(slots: MarkSlots, min_run: int = MISSING_RUN) -> Set[int]:
     if len(run) >= min_run or not slots.existing:
         missing.update(run)
     return missing
+
+
+def case_missing(table: TokenTable, slots: MarkSlots, stripped: Set[int], min_run: int = CASE_RUN) -> Set[int]:
+    """The slot words whose case counts as missing: those of each run between
+    two marks of the input that holds a word of `stripped` (the words found
+    missing their marks), and those of each run of `min_run` words or more
+    whose words after the first have no capital."""
+    missing: Set[int] = set()
+    for run in _runs(slots):
+        if any(i in stripped for i in run) or (
+            len(run) >= min_run and all(_case(table.texts[j]) in (0, 3) for j in _tokens_after_first(table, run))
+        ):
+            missing.update(run)
+    return missing
+
+
+def _runs(slots: MarkSlots) -> List[List[int]]:
+    """The slot words in runs, each ending at a word the input gives a mark."""
+    runs: List[List[int]] = [[]]
+    for i in slots.words:
+        runs[-1].append(i)
+        if i in slots.existing:
+            runs.append([])
+    return [run for run in runs if run]
+
+
+def _tokens_after_first(table: TokenTable, run: List[int]) -> List[int]:
+    """The tokens of a run's words after its first word."""
+    return list(range(run[0] + 1, run[-1] + 1))

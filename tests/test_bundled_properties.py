@@ -148,6 +148,15 @@ def test_every_bundle_repairs_with_its_head_keeping_what_is_written(name):
     assert bare == [word.strip(".,?!।").lower() for word in f"{written} {stripped}".split()], out  # no word altered
 
 
+@pytest.mark.parametrize("name", ["en_punct_trf", "en_punct_sm"])
+def test_a_stretch_that_starts_with_a_capital_still_takes_case(name):
+    """A recogniser's run that kept its first capital and lost the rest."""
+    written = "So, how was the trip? It was long, but we saw the coast."
+    stretch = "Did you stay in lisbon the whole time no we drove down to lagos for three days"
+    out = next(punctuate(load_pipeline(name), [f"{written} {stretch}"], repair=True)).text
+    assert out.startswith(written + " Did you stay in Lisbon ") and "Lagos" in out, out
+
+
 @pytest.mark.parametrize("name", sorted(REPAIR_TEXTS))
 @pytest.mark.parametrize("kind", ["srt", "vosk"])
 def test_every_bundle_writes_a_recogniser_s_file_back_with_its_words_and_times(name, kind):

@@ -5,6 +5,7 @@ import spacy
 
 from spacy_punct.labels import DEFAULT_LABELS, LabelSet
 from spacy_punct.repair import (
+    case_missing,
     damaged_doc,
     damaged_text,
     missing_stretches,
@@ -123,3 +124,24 @@ def test_missing_stretches_are_long_runs_without_a_mark():
     missing = missing_stretches(slots, min_run=25)
     assert {doc[i].text for i in missing} == {"word"} and len(missing) == 30
     assert missing_stretches(mark_slots(nlp.make_doc("so how was it"))) == {0, 1, 2, 3}  # no mark at all
+
+
+def test_case_is_missing_in_a_run_that_lost_a_mark_whatever_its_first_capital():
+    nlp = spacy.blank("en")
+    doc = nlp.make_doc("It was long. Did you stay in lisbon the whole time no we drove down to lagos")
+    table, slots = token_table(doc), mark_slots(doc)
+    time_ = [t.i for t in doc if t.text == "time"][0]
+    missing = case_missing(table, slots, stripped={time_}, min_run=100)
+    assert {doc[i].text for i in missing} == {t.text for t in doc[4:]}  # `Did` to `lagos`
+    assert case_missing(table, slots, stripped=set(), min_run=100) == set()  # nothing lost: case kept
+
+
+def test_case_is_missing_in_a_long_run_lower_case_after_its_first_word():
+    nlp = spacy.blank("en")
+    lower = nlp.make_doc("It was long. Did you stay in lisbon the whole time no we drove down to lagos")
+    cased = nlp.make_doc("It was long. Did you stay in Lisbon the whole time no we drove down to Lagos")
+    for doc, expected in ((lower, 14), (cased, 0)):
+        missing = case_missing(token_table(doc), mark_slots(doc), stripped=set(), min_run=12)
+        assert len(missing) == expected
+    short = nlp.make_doc("It was long. Did you stay in lisbon")  # five words: too few to tell
+    assert case_missing(token_table(short), mark_slots(short), stripped=set(), min_run=12) == set()

@@ -22,7 +22,7 @@ from ..downstream import DownstreamCheck, check_downstream_listeners
 from ..extensions import register_extensions, set_token_values
 from ..labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
 from ..layers.repair_head import build_repair_head
-from ..repair import missing_stretches, n_features, repair_features, repaired_probs
+from ..repair import case_missing, missing_stretches, n_features, repair_features, repaired_probs
 from ..rewrite import build_rewritten, plan_rewrite
 from ..runtime import threads  # noqa: F401  (forked workers start with one torch thread)
 from ..words import mark_slots, token_table
@@ -299,7 +299,9 @@ class Punctuator(TrainablePipe):
         repair head, the head reads the probabilities with the input's marks
         and case, finds the stretches that lost their marks and decides their
         marks; without one, the stretches are `repair.missing_stretches`.
-        Marks and the truecaser's case are filled in those stretches only. A text
+        Marks are filled in those stretches only, the truecaser's case in
+        the runs between the input's marks that hold one, and in long runs
+        lower-case after their first word (`repair.case_missing`). A text
         without a capital takes case everywhere."""
         settings = self.settings if settings is None else settings
         label_set = self.label_set
@@ -317,7 +319,7 @@ class Punctuator(TrainablePipe):
         else:
             stripped = mark_fill = missing_stretches(slots)
         capitals = any(text != text.lower() for text in table.texts)
-        case_fill = _word_tokens(table, stripped) if capitals else None
+        case_fill = _word_tokens(table, case_missing(table, slots, stripped)) if capitals else None
         return decode(doc, probs, label_set, settings, open_end=open_end, mark_fill=mark_fill, case_fill=case_fill)
 
     def set_repair_model(self, model: Optional[Model], width: int = 64, depth: int = 1) -> None:
