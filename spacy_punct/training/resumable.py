@@ -140,12 +140,11 @@ class StopRequest:
 def run_config(config_path: Path, overrides: Dict[str, Any], output: Path, resume: bool) -> Config:
     """The run's config: the one given with its overrides, which must match
     the checkpoint's when resuming (`ValueError` otherwise, naming the
-    settings that differ)."""
+    settings that differ). Without `resume`, `output` must hold no
+    checkpoint; with it and none there, the run starts."""
     config = load_config(config_path, overrides=overrides, interpolate=False)
     checkpoint = find_checkpoint(output)
-    if resume:
-        if checkpoint is None:
-            raise ValueError(f"{output} holds no checkpoint to resume: start the run without --resume.")
+    if resume and checkpoint is not None:
         saved = Config().from_disk(checkpoint / "config.cfg", interpolate=False)
         if config_hash(saved) != config_hash(config):
             differences = config_differences(saved, config)
@@ -178,7 +177,7 @@ def train_resumable(
     checkpoint every `checkpoint_minutes`, when this piece has run
     `max_minutes` (0: no limit) or taken `max_steps` more updates, and on
     SIGTERM or SIGINT. With `resume`, go on from the checkpoint in
-    `output`. Returns the run's state; `finished` once the config's
+    `output` where there is one. Returns the run's state; `finished` once the config's
     stopping rule ended it."""
     output = Path(output)
     config = run_config(config_path, dict(overrides or {}), output, resume)

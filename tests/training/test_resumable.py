@@ -95,9 +95,8 @@ def test_stopped_and_resumed_equals_one_go(corpus_path, tiny_bert, tmp_path, one
 
 def test_resume_refuses_what_it_cannot_continue(corpus_path, tiny_bert, tmp_path):
     config, overrides = CONFIGS / "en_trf.cfg", _overrides(corpus_path, tiny_bert)
-    with pytest.raises(ValueError, match="holds no checkpoint"):
-        train_resumable(config, tmp_path / "none", overrides, resume=True)
-    train_resumable(config, tmp_path / "run", overrides, max_steps=1, checkpoint_minutes=0)
+    started = train_resumable(config, tmp_path / "run", overrides, resume=True, max_steps=1, checkpoint_minutes=0)
+    assert (started.step, started.pieces) == (1, 1)  # no checkpoint yet: --resume starts the run
     with pytest.raises(ValueError, match="holds a checkpoint of a run at step 1: --resume"):
         train_resumable(config, tmp_path / "run", overrides, max_steps=1)
     changed = {**overrides, "training.dropout": 0.3}
