@@ -349,6 +349,16 @@ def test_whisper_segments_without_word_timestamps_are_timed_by_length():
             "line 5: a cue starts",
         ),
         (
+            "arrow.srt",
+            "1\n00:00:01,000 --> 00:00:02,500\nso how\n\n2\n00:00:02,600 -> 00:00:03,000\nthe trip\n",
+            r"arrow.srt, line 6: cannot read the cue timing '00:00:02,600 -> 00:00:03,000' \('-->' between",
+        ),
+        (
+            "cut.json",  # a pretty-printed Vosk result cut short: the break is at its end, not on line 1
+            '{\n  "result": [\n    {\n      "conf": 1.0,\n      "end": 0.5,\n      "start": 0.1,\n      "word": "so"\n    },\n    {\n      "conf": 1.0,\n',
+            r"cut.json, line 11: not JSON \(",
+        ),
+        (
             "lost.vtt",
             "WEBVTT\n\nNOTE made by hand\n\nso how\n\n00:00:01.000 --> 00:00:02.000\nwas\n",
             "line 5: text outside a cue",

@@ -104,6 +104,8 @@ class VttFormat(CaptionFormat):
 _MOMENT = 0.05  # seconds: YouTube shows each line alone for 10 ms before it rolls up
 # `-->` with or without spaces around it, as some tools write it
 _TIMING = re.compile(r"^\s*(?:(\d+):)?(\d\d):(\d\d)[,.](\d\d\d)\s*-->\s*(?:(\d+):)?(\d\d):(\d\d)[,.](\d\d\d)")
+# two times on a line without `-->` between them (`00:00:01,000 -> 00:00:02,000`): a timing mistyped
+_BROKEN_TIMING = re.compile(r"^\s*(?:\d+:)?\d\d:\d\d[,.]\d\d\d\s*\S{0,4}\s*(?:\d+:)?\d\d:\d\d[,.]\d\d\d")
 _VOICE = re.compile(r"^\s*<v(?:\.[^\s>]*)?\s+([^>]*)>")  # WebVTT's speaker: <v Bob>, <v.loud Bob>
 _INLINE = re.compile(r"<(?:(\d+):)?(\d\d):(\d\d)\.(\d\d\d)>")
 # the captions' own markup (SRT's <i> <b> <u> <font>, WebVTT's <c.class> <v Name> <lang> <ruby> <rt>):
@@ -126,6 +128,12 @@ def _cues(text: str, name: str, kept: List[str]) -> Iterator[Tuple[float, float,
     empty: Optional[Tuple[float, float, str]] = None  # the last cue, where it has no text yet
     for first, block in _blocks(text):
         timings = [k for k, line in enumerate(block) if "-->" in line]
+        broken = [k for k, line in enumerate(block) if not timings and _BROKEN_TIMING.match(line)]
+        if broken:
+            line = block[broken[0]].strip()
+            raise RecordError(
+                f"{name}, line {first + broken[0] + 1}: cannot read the cue timing {line!r} ('-->' between the times)."
+            )
         if not timings:
             if empty is not None and not _skipped_block(block, first):
                 yield (*empty, "\n".join(block))

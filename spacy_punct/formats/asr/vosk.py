@@ -39,11 +39,12 @@ class VoskFormat(TranscriptFormat):
         return isinstance(value, Mapping) and any(key in value for key in ("result", "alternatives", "partial"))
 
     def read(self, text: str, name: str) -> Transcript:
-        stripped = text.strip()
         try:
-            values = [json.loads(stripped)]
+            values = [json.loads(text)]
             lines = False
-        except json.JSONDecodeError:
+        except json.JSONDecodeError as e:
+            if not _first_line_is_json(text):  # one value over several lines, broken where the error says
+                raise RecordError(f"{name}, line {e.lineno}: not JSON ({e.msg}).") from None
             values = [
                 json_value(line, f"{name}, line {n}") for n, line in enumerate(text.splitlines(), 1) if line.strip()
             ]
@@ -132,3 +133,14 @@ def _result_words(value: Any, where: str) -> List[Any]:
         if text.split() != said:
             raise RecordError(f"{where}: its 'text' and the words of its 'result' differ.")
     return result
+
+
+def _first_line_is_json(text: str) -> bool:
+    """Whether the text's first line holds a JSON value of its own (Vosk's
+    results one a line), not the start of one written over several lines."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    try:
+        json.loads(first)
+    except json.JSONDecodeError:
+        return False
+    return True
