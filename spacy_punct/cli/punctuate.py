@@ -62,7 +62,7 @@ def punctuate(
     ),
     format: Optional[str] = typer.Option(
         None,
-        help="Output: text (the punctuated text; the default), jsonl (one JSON record per document), or srt / vtt captions (timed words in JSONL input); a recogniser's file is written in its own format unless this is given.",
+        help="Output: text (the punctuated text; the default for text), jsonl (one JSON record per document; the default for JSONL records), or srt / vtt captions (timed words in JSONL input); a recogniser's file is written in its own format unless this is given.",
     ),
     from_format: Optional[str] = typer.Option(
         None,
@@ -209,6 +209,8 @@ def punctuate(
             input_format = check_engine(input or "-", "local", input_format)
         except ValueError as e:
             fail(str(e))
+    if engine == "local" and format is None and input_format == "jsonl":
+        writer = make_writer("jsonl")  # records in, records out: every field kept
     if engine == "local" and writer.timed and input_format != "jsonl":
         fail(f"--format {format} needs word timings: give JSONL records of timed words with --input-format jsonl.")
     if engine not in ("local", "ray"):

@@ -310,7 +310,21 @@ def test_jsonl_records_in_and_a_bad_record_keeps_the_output(trained, tmp_path):
     bad = lines + '{"id": 3, "words": [{"word": "so", "start": 2, "end": 1}]}\n'
     result = runner.invoke(app, ["punctuate", model, "--input-format", "jsonl", "-o", str(out)], input=bad)
     assert result.exit_code == 1 and "record 3" in result.output and "kept" in result.output
-    assert out.read_text().splitlines() == ["So, how was the trip?", "Where did you stay?"]
+    kept = [json.loads(line) for line in out.read_text().splitlines()]  # records in, records out
+    assert [(r["id"], r["punctuated"]) for r in kept] == [(1, "So, how was the trip?"), (2, "Where did you stay?")]
+
+
+def test_records_in_give_records_out_with_every_field_unless_text_is_asked(trained, tmp_path):
+    model = model_folder(trained, tmp_path)
+    source = tmp_path / "recs.jsonl"
+    source.write_text('{"id": "a1", "text": "so how was the trip", "speaker": "Ann"}\n', encoding="utf8")
+    out = tmp_path / "out.jsonl"
+    assert runner.invoke(app, ["punctuate", model, str(source), "-o", str(out)]).exit_code == 0
+    (record,) = [json.loads(line) for line in out.read_text().splitlines()]
+    assert (record["id"], record["speaker"], record["text"]) == ("a1", "Ann", "so how was the trip")
+    assert record["punctuated"] == "So, how was the trip?"
+    result = runner.invoke(app, ["punctuate", model, str(source), "--format", "text"])
+    assert result.exit_code == 0 and result.stdout == "So, how was the trip?\n"
 
 
 def test_progress_counts_words(trained, tmp_path):
@@ -461,7 +475,7 @@ def test_a_json_document_over_lines_is_read_as_its_texts_and_records(model, tmp_
     records = [json.loads(line) for line in out.output.splitlines()]
     assert [r["text"] for r in records] == ["so how was the trip", "it was long"] and records[1]["id"] == 7
     path.write_text('{\n  "text": "so how was the trip"\n}\n', encoding="utf8")
-    one = runner.invoke(app, ["punctuate", model, str(path)]).output
+    one = runner.invoke(app, ["punctuate", model, str(path), "--format", "text"]).output
     assert re.sub(r"[^\w ]", "", one).lower().split() == "so how was the trip".split()
     path.write_text('{"text": "so how"\n{"text": "it was"}\n', encoding="utf8")  # a broken record: its line named
     broken = runner.invoke(app, ["punctuate", model, str(path)])
