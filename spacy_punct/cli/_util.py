@@ -304,6 +304,8 @@ def output_file(path: Optional[Path]) -> Iterator[TextIO]:
             yield device
         return
     descriptor, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+    # mkstemp makes the file for its owner alone: give it the mode of the file it replaces, or the umask's
+    os.fchmod(descriptor, stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~_umask())
     target = os.fdopen(descriptor, "w", encoding="utf8", newline="\n")
     previous = signal.signal(signal.SIGTERM, _terminate) if _in_main_thread() else None
     try:
@@ -321,6 +323,13 @@ def output_file(path: Optional[Path]) -> Iterator[TextIO]:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it, and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _in_main_thread() -> bool:

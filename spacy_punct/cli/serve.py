@@ -25,6 +25,31 @@ def serve(
         5.0, min=0.0, help="Milliseconds a batch waits for more requests after its first."
     ),
     max_request_mb: float = typer.Option(8.0, min=0.001, help="The largest request body read, in MB."),
+    max_text_words: int = typer.Option(
+        100_000, min=1, help="Words of one text, record or recogniser's output; more are answered 413 at once."
+    ),
+    max_request_words: int = typer.Option(200_000, min=1, help="Words of one request; more are answered 413."),
+    max_message_words: int = typer.Option(
+        5_000, min=1, help="Words of one /stream message; more end the stream with an error (close code 1009)."
+    ),
+    stream_idle_s: float = typer.Option(
+        300.0, min=0.1, help="Seconds a /stream may go without a message before it is closed."
+    ),
+    allowed_host: List[str] = typer.Option(
+        [],
+        help="A host name the service answers as (repeatable; '*' any). Default: the loopback names when "
+        "listening on loopback, else any; other Host headers are refused (against DNS rebinding).",
+    ),
+    allowed_origin: List[str] = typer.Option(
+        [],
+        help="An origin (scheme://host:port) whose pages may call the service (repeatable; '*' any). Default: "
+        "the service's own, and the loopback origins when listening on loopback.",
+    ),
+    header_timeout_s: float = typer.Option(10.0, min=0.1, help="Seconds for a request's headers to arrive."),
+    keep_alive_s: float = typer.Option(5.0, min=1.0, help="Seconds an idle kept-alive connection stays open."),
+    shutdown_timeout_s: float = typer.Option(
+        30.0, min=1.0, help="Seconds the requests in flight have to finish after SIGTERM."
+    ),
     engine: str = typer.Option(
         "local", help="local: uvicorn in this process; ray: Ray Serve (the ray extra; RAY_ADDRESS for a cluster)."
     ),
@@ -39,11 +64,15 @@ def serve(
     """Serve the pipelines, each loaded once: POST /punctuate ({"model",
     "texts"} or {"records"}, or a recogniser's JSON), WebSocket /stream
     (?model=&lookahead=), GET /health, GET /models, and a page at /.
-    SIGTERM or Ctrl-C: the requests in flight finish, new ones are refused."""
+    Requests must be JSON (Content-Type: application/json); long ones run
+    in steps beside the others, and a client that leaves has its work dropped.
+    SIGTERM or Ctrl-C: the requests in flight finish (within
+    --shutdown-timeout-s), new ones are refused, and the service exits 0.
+    Deploying it: docs/service.md."""
     try:
-        import uvicorn
-
+        from ..service.access import access_from
         from ..service.app import ServiceLimits, create_app
+        from ..service.server import Timeouts, make_server
     except ImportError as e:
         fail(f"serve needs the serve extra (pip install spacy-punct[serve]): {e}")
     set_threads_or_fail(threads)
@@ -56,6 +85,10 @@ def serve(
         batch_items=batch_items,
         batch_wait=batch_wait_ms / 1000,
         max_request_bytes=int(max_request_mb * 1_000_000),
+        max_text_words=max_text_words,
+        max_request_words=max_request_words,
+        max_message_words=max_message_words,
+        stream_idle=stream_idle_s,
     )
     if engine == "ray":
         try:
@@ -69,4 +102,5 @@ def serve(
     service = create_app(
         list(models), lambda name: load_pipeline(name, threads=None), limits, replicas=replicas, replica_threads=threads
     )
-    uvicorn.run(service, host=host, port=port, log_level="warning")
+    timeouts = Timeouts(headers=header_timeout_s, keep_alive=keep_alive_s, shutdown=shutdown_timeout_s)
+    make_server(service, host, port, access_from(allowed_host, allowed_origin), timeouts).run()

@@ -63,17 +63,42 @@ def punctuate_docs(
     doc, context) in order. Long texts are punctuated in pieces and joined.
     `progress`: called with each punctuated part (a piece of a long text, or
     a whole one) and its context as it is done."""
+    for part, joined, context in _joined_parts(nlp, items, batch_size, settings):
+        if progress is not None:
+            progress(part, context)
+        if joined is not None:
+            yield joined, context
+
+
+def punctuate_steps(
+    nlp: Language, texts: Iterable[str], *, settings: Optional[DecisionSettings] = None
+) -> Iterator[Optional[Doc]]:
+    """Punctuate texts in steps of bounded work, for a caller that shares
+    its time among several tasks: yields None after each piece of a long
+    text but its last, and each text's punctuated doc, in order."""
+    for _, joined, _ in _joined_parts(nlp, ((text, None) for text in texts), 64, settings):
+        yield joined
+
+
+def _joined_parts(
+    nlp: Language,
+    items: Iterable[Tuple[Union[str, Doc], Any]],
+    batch_size: int,
+    settings: Optional[DecisionSettings],
+) -> Iterator[Tuple[Doc, Optional[Doc], Any]]:
+    """(part, the item's punctuated doc once its last part is done or None,
+    context) for each part of `punctuate_parts`."""
     pieces: List[Doc] = []
     for doc, context, item, last in punctuate_parts(nlp, items, batch_size=batch_size, settings=settings):
-        if progress is not None:
-            progress(doc, context)
         if last and not pieces:
-            yield doc, context
+            yield doc, doc, context
             continue
         pieces.append(doc)
         if last:
-            yield _join(pieces, item if isinstance(item, str) else item.text), context
+            yield doc, _join(pieces, item if isinstance(item, str) else item.text), context
             pieces = []
+        else:
+            yield doc, None, context
 
 
 def punctuate_parts(

@@ -2,11 +2,15 @@
 records, a recogniser's JSON) through one `Batcher` per pipeline,
 `WebSocket /stream` (a `Streamer` per connection), `GET /health`,
 `GET /models` and the page at `/`. Every error is one line of JSON:
-{"error": "..."}, with its status."""
+{"error": "..."}, with its status (4xx for anything a client sends); a
+stream's error is such a message, then a close frame with its code. The
+work of a request is bounded (`ServiceLimits`), a long one runs in steps
+beside the others, and a request whose client left is dropped."""
 
 import asyncio
 import functools
 import json
+import math
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -14,8 +18,10 @@ from importlib import resources
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from spacy.language import Language
+from starlette.exceptions import HTTPException
 
 from ..decode import DecisionSettings, check_settings
 from ..formats.live_lines import line_words
@@ -24,9 +30,9 @@ from ..formats.timed import RecordError
 from ..inference.streaming import FixedLookahead, Streamer
 from ..languages import guess_language
 from ..pipelines.loading import find_punctuator
-from .batcher import Batcher, BatchRun, QueueFull
+from .batcher import Batcher, BatchRun, QueueFull, StepsRun
 from .processes import ReplicaProcesses
-from .work import batch_run, run_items
+from .work import batch_run, item_words, local_steps, run_items, steps_in_groups
 
 
 @dataclass(frozen=True)
@@ -38,7 +44,13 @@ class ServiceLimits:
     max_queue: int = 256  # requests waiting for a pipeline; more are refused with 503
     batch_items: int = 64  # texts or records a batch gathers
     batch_wait: float = 0.005  # seconds a batch waits for more after its first request
+    max_text_words: int = 100_000  # words of one text, record or recogniser's output
+    max_request_words: int = 200_000  # words of one request
+    step_words: int = 4_000  # a request of more words runs in steps of about this many, in turn with the others
     max_lookahead: int = 32  # /stream
+    max_message_words: int = 5_000  # /stream: words of one message
+    max_message_bytes: int = 1_000_000  # /stream: one message
+    stream_idle: float = 300.0  # /stream: seconds without a message before the stream is closed
     stream_runs: int = 2  # /stream: threads running the streams' models, for all connections (more only add memory)
 
 
@@ -80,11 +92,14 @@ def create_app(
                 copies.append(ReplicaProcesses(models, replicas, replica_threads))
             for name in models:
                 nlp = load(name)
+                runs, steps = _batch_runs(name, nlp, copies[0] if copies else None, limits.step_words)
                 batchers[name] = Batcher(
-                    _batch_runs(name, nlp, copies[0] if copies else None),
+                    runs,
+                    steps,
                     max_queue=limits.max_queue,
                     max_items=limits.batch_items,
                     max_wait=limits.batch_wait,
+                    step_words=limits.step_words,
                 )
                 pipelines[name] = nlp
         except Exception as e:  # shown by /health
@@ -115,6 +130,16 @@ def create_app(
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> JSONResponse:
         return JSONResponse({"error": error.message}, status_code=error.status)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        message = {404: f"no {request.url.path} here", 405: f"{request.method} is not for {request.url.path}"}
+        text = message.get(error.status_code, str(error.detail))
+        return JSONResponse({"error": f"{text}."}, status_code=error.status_code, headers=error.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": "the request cannot be read."}, status_code=400)
 
     def pipeline(name: Any) -> Tuple[str, Language]:
         if not isinstance(name, str) or name not in models:
@@ -155,19 +180,22 @@ def create_app(
         if isinstance(body, list):  # faster-whisper's segments or words, for the default pipeline
             body = {"transcript": body}
         kind, items = _items(body, limits.max_items)
+        words = _words(kind, items, limits)
         chosen = body.get("model")
         if chosen is None and kind == "transcript" and len(models) > 1:  # the pipeline of the file's language
             chosen = model_for(items[0], {name: str(nlp.lang) for name, nlp in pipelines.items()})
         name, nlp = pipeline(models[0] if chosen is None else chosen)
         settings = request_settings(nlp, body)
         try:
-            future = batchers[name].submit(items, (kind, settings))
+            future = batchers[name].submit(items, (kind, settings), words)
         except QueueFull as e:
             raise ServiceError(503, f"busy: {e}; try again.") from None
         try:
-            result = await asyncio.wrap_future(future)  # no thread waits for it
-        except (RecordError, ValueError, TypeError) as e:
+            result = await _unless_gone(request, asyncio.wrap_future(future))  # no thread waits for it
+        except (RecordError, ValueError, TypeError, RecursionError) as e:
             raise ServiceError(400, str(e)) from None
+        except QueueFull as e:
+            raise ServiceError(503, f"{e}.") from None
         # plain JSON: no model of the response to validate; a recogniser's JSON comes back in its own shape
         return JSONResponse(result[0] if kind == "transcript" else {kind: result})
 
@@ -192,20 +220,29 @@ def create_app(
         number = 0
         try:
             while True:
-                message = await websocket.receive_text()
+                try:
+                    message = await asyncio.wait_for(websocket.receive(), timeout=limits.stream_idle)
+                except asyncio.TimeoutError:
+                    idle = f"no message for {limits.stream_idle:g} seconds: the stream is closed."
+                    raise StreamClosed(1001, idle) from None
+                if message["type"] == "websocket.disconnect":
+                    return
                 number += 1
-                if message.strip() in ('{"end": true}', '{"end":true}'):
+                text = _message_text(message, number, limits)
+                if text.strip() in ('{"end": true}', '{"end":true}'):
                     committed = await in_stream_pool(streamer.flush)
                     await websocket.send_json({"committed": _committed(committed), "pending": 0, "end": True})
                     await websocket.close()
                     return
                 try:
-                    words = line_words(message, f"message {number}")
-                    committed = await in_stream_pool(streamer.push_many, words)
+                    words = _message_words(text, number, limits)
                 except RecordError as e:
                     await websocket.send_json({"error": str(e)})
                     continue
+                committed = await in_stream_pool(streamer.push_many, words)
                 await websocket.send_json({"committed": _committed(committed), "pending": streamer.pending})
+        except StreamClosed as e:
+            await _close_with_error(websocket, e.code, e.message)
         except WebSocketDisconnect:
             return
 
@@ -225,15 +262,107 @@ def model_for(item: Any, langs: Mapping[str, str]) -> Optional[str]:
     return next((name for name, lang in langs.items() if lang == language), None)
 
 
-def _batch_runs(name: str, nlp: Language, copies: Optional[ReplicaProcesses]) -> List[BatchRun]:
-    """A batch run for each copy of the pipeline `name` that serves requests:
-    `nlp` itself, or each of its copies in other processes."""
+def _batch_runs(
+    name: str, nlp: Language, copies: Optional[ReplicaProcesses], step_words: int
+) -> Tuple[List[BatchRun], List[StepsRun]]:
+    """A batch run and a long job's run for each copy of the pipeline `name`
+    that serves requests: `nlp` itself, or each of its copies in other
+    processes."""
     if copies is None:
-        return [batch_run(functools.partial(run_items, nlp))]
-    return [batch_run(functools.partial(copies.run, replica, name)) for replica in range(len(copies))]
+        return [batch_run(functools.partial(run_items, nlp))], [local_steps(nlp, step_words)]
+    runs = [functools.partial(copies.run, replica, name) for replica in range(len(copies))]
+    return [batch_run(run) for run in runs], [steps_in_groups(run, step_words) for run in runs]
+
+
+class StreamClosed(Exception):
+    """A stream ends with this error message and close code."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+async def _close_with_error(websocket: WebSocket, code: int, message: str) -> None:
+    try:
+        await websocket.send_json({"error": message})
+        await websocket.close(code=code)
+    except (WebSocketDisconnect, RuntimeError):  # the client left first
+        pass
+
+
+def _message_text(message: Mapping[str, Any], number: int, limits: ServiceLimits) -> str:
+    """A stream message's text, or `StreamClosed` for what no stream takes."""
+    text = message.get("text")
+    if text is None:
+        raise StreamClosed(1003, f"message {number} is binary: a stream takes text messages (JSON or words).")
+    if len(text) > limits.max_message_bytes:
+        raise StreamClosed(1009, f"message {number} is over {limits.max_message_bytes:,} characters.")
+    return text
+
+
+def _message_words(text: str, number: int, limits: ServiceLimits) -> List[Any]:
+    """The words of a stream message; a `RecordError` for a message that
+    cannot be read (the stream goes on), `StreamClosed` for one over the
+    limit."""
+    if len(text.split()) > limits.max_message_words:
+        raise StreamClosed(1009, f"message {number} holds over {limits.max_message_words:,} words.")
+    try:
+        words = line_words(text, f"message {number}")
+    except (ValueError, RecursionError) as e:  # JSON nested too deep, an integer too long
+        raise RecordError(f"message {number}: not JSON that can be read ({_reason(e)}).") from None
+    if not _encodable(json.dumps(words, ensure_ascii=False, default=str)):
+        raise RecordError(f"message {number}: a lone surrogate in a word (not text).")
+    return words
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _reason(error: BaseException) -> str:
+    return "nested too deep" if isinstance(error, RecursionError) else str(error).split(";")[0].split(":")[0]
+
+
+async def _unless_gone(request: Request, waiting: "asyncio.Future[Any]") -> Any:
+    """The result of `waiting`, unless the client disconnects first: then
+    the work is dropped (cancelling the future cancels the job)."""
+    gone = asyncio.ensure_future(_disconnected(request))
+    try:
+        done, _ = await asyncio.wait({waiting, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+    if waiting not in done:
+        waiting.cancel()
+        raise ServiceError(499, "the client left.")
+    return waiting.result()
+
+
+async def _disconnected(request: Request) -> None:
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+def _words(kind: str, items: List[Any], limits: ServiceLimits) -> int:
+    """A request's words, or a 413 for a text or request over the limits."""
+    counts = [item_words(item) for item in items]
+    for number, count in enumerate(counts, start=1):
+        if count > limits.max_text_words:
+            what = "the transcript" if kind == "transcript" else f"{kind[:-1]} {number}"
+            raise ServiceError(413, f"{what} holds {count:,} words; at most {limits.max_text_words:,} are read.")
+    if sum(counts) > limits.max_request_words:
+        raise ServiceError(413, f"the request holds {sum(counts):,} words; at most {limits.max_request_words:,}.")
+    return sum(counts)
 
 
 async def _json_body(request: Request, max_bytes: int) -> Any:
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type != "application/json":
+        raise ServiceError(415, "send the request as JSON (Content-Type: application/json).")
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > max_bytes:
         raise ServiceError(413, f"the request is {int(length):,} bytes; at most {max_bytes:,} are read.")
@@ -246,6 +375,8 @@ async def _json_body(request: Request, max_bytes: int) -> Any:
         body = json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ServiceError(400, f"the request is not JSON ({getattr(e, 'msg', e)}).") from None
+    except (ValueError, RecursionError) as e:  # an integer of thousands of digits, nesting too deep
+        raise ServiceError(400, f"the request is JSON that cannot be read ({_reason(e)}).") from None
     if not isinstance(body, (dict, list)):
         raise ServiceError(400, 'the request must be a JSON object: {"model": ..., "texts": [...]}.')
     return body
@@ -296,16 +427,12 @@ def request_settings(nlp: Language, body: Mapping[str, Any]) -> DecisionSettings
     for key in ("thresholds", "margins"):
         if body.get(key) is not None:
             values = body[key]
-            if not isinstance(values, dict) or not all(isinstance(v, (int, float)) for v in values.values()):
+            if not isinstance(values, dict) or not all(_is_number(v) for v in values.values()):
                 raise ServiceError(400, f'"{key}" must be an object of labels and numbers.')
             changes[key] = {label.upper(): float(value) for label, value in values.items()}
     end_threshold = body.get("end_threshold")
     if end_threshold is not None:
-        if (
-            isinstance(end_threshold, bool)
-            or not isinstance(end_threshold, (int, float))
-            or not 0 <= end_threshold <= 1
-        ):
+        if not _is_number(end_threshold) or not 0 <= end_threshold <= 1:
             raise ServiceError(400, '"end_threshold" must be a number from 0 to 1.')
         changes["end_threshold"] = float(end_threshold)
     try:
@@ -313,6 +440,16 @@ def request_settings(nlp: Language, body: Mapping[str, Any]) -> DecisionSettings
     except ValueError as e:
         raise ServiceError(400, str(e)) from None
     return pipe.settings.replace(**changes)
+
+
+def _is_number(value: Any) -> bool:
+    """A JSON number a float holds (not true or false, not 1e400 nor an integer of 400 digits)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
 
 
 def _whole_number(value: str, name: str, largest: int) -> int:

@@ -9,10 +9,11 @@ from contextlib import contextmanager
 from typing import Iterator, Sequence
 
 import httpx
-import uvicorn
 
 from ..pipelines.loading import load_pipeline
+from .access import Access
 from .app import ServiceLimits, create_app
+from .server import Timeouts, make_server
 
 # a headless Chromium on a machine with no network: without the background
 # services' flags it tries to reach its vendor's hosts at every start
@@ -30,7 +31,11 @@ HEADLESS_CHROMIUM_ARGS = [
 
 @contextmanager
 def running_service(
-    models: Sequence[str], limits: ServiceLimits = ServiceLimits(), timeout: float = 300.0
+    models: Sequence[str],
+    limits: ServiceLimits = ServiceLimits(),
+    timeout: float = 300.0,
+    access: Access = Access(),
+    timeouts: Timeouts = Timeouts(),
 ) -> Iterator[str]:
     """The service of `models` on a free loopback port, ready (its /health
     answers 200); yields its address and stops it on leaving."""
@@ -38,7 +43,7 @@ def running_service(
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     app = create_app(list(models), lambda name: load_pipeline(name, threads=None), limits)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = make_server(app, "127.0.0.1", port, access, timeouts)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{port}"

@@ -583,3 +583,19 @@ def test_a_text_file_with_marks_of_its_own_is_told_of_repair(model, tmp_path):
     assert "marks of its own" not in runner.invoke(app, ["punctuate", model, str(path), "--repair"]).output
     path.write_text("so how was it\n", encoding="utf8")
     assert "marks of its own" not in runner.invoke(app, ["punctuate", model, str(path)]).output
+
+
+def test_an_output_file_takes_the_umask_s_mode_and_a_replaced_one_keeps_its_own(trained, tmp_path):
+    model = model_folder(trained, tmp_path)
+    source = tmp_path / "in.txt"
+    source.write_text("so how was the trip\n")
+    out = tmp_path / "out.txt"
+    mask = os.umask(0o022)
+    try:
+        assert runner.invoke(app, ["punctuate", model, str(source), "-o", str(out)]).exit_code == 0
+        assert out.stat().st_mode & 0o777 == 0o644
+        out.chmod(0o640)
+        assert runner.invoke(app, ["punctuate", model, str(source), "-o", str(out)]).exit_code == 0
+        assert out.stat().st_mode & 0o777 == 0o640 and out.read_text().startswith("So")
+    finally:
+        os.umask(mask)

@@ -100,9 +100,49 @@ def test_texts_and_records_come_out_as_the_library_writes_them(client):
     ],
 )
 def test_bad_requests_are_one_line_of_json(client, body, status, message):
-    response = client.post("/punctuate", content=body)
+    response = client.post("/punctuate", content=body, headers=JSON)
     assert response.status_code == status
     assert message in response.json()["error"] and "\n" not in response.json()["error"]
+
+
+JSON = {"Content-Type": "application/json"}
+DEEP = b'{"texts": ' + b"[" * 9_000 + b"]" * 9_000 + b"}"  # within the test limit of 20,000 bytes
+
+
+@pytest.mark.parametrize(
+    "body,status,message",
+    [
+        (DEEP, 400, "nested too deep"),
+        (b'{"texts": ["so"], "pad": ' + b"7" * 5_000 + b"}", 400, "JSON that cannot be read"),
+        (b'{"texts": ["so"], "thresholds": {"COMMA": ' + b"9" * 401 + b"}}", 400, '"thresholds" must be an object'),
+        (b'{"texts": ["so"], "end_threshold": 1e999}', 400, '"end_threshold" must be a number'),
+    ],
+    ids=["nested", "long-integer", "threshold-digits", "infinite"],
+)
+def test_hostile_bodies_are_4xx_json_never_500(client, body, status, message):
+    response = client.post("/punctuate", content=body, headers=JSON)
+    assert (response.status_code, response.headers["content-type"]) == (status, "application/json")
+    assert message in response.json()["error"]
+
+
+def test_the_service_s_own_errors_have_the_documented_shape(client):
+    wrong_method = client.get("/punctuate")
+    assert wrong_method.status_code == 405 and wrong_method.json() == {"error": "GET is not for /punctuate."}
+    unknown = client.get("/nothing/here")
+    assert unknown.status_code == 404 and unknown.json() == {"error": "no /nothing/here here."}
+    plain = client.post("/punctuate", content=b'{"texts": ["so"]}', headers={"Content-Type": "text/plain"})
+    assert plain.status_code == 415 and "application/json" in plain.json()["error"]
+
+
+def test_word_limits_answer_413_at_once():
+    limits = ServiceLimits(max_text_words=50, max_request_words=80)
+    app = create_app(["en_punct_sm"], lambda name: load_pipeline(name), limits, load_now=True)
+    with TestClient(app) as small:
+        one = small.post("/punctuate", json={"texts": ["so " * 51]})
+        assert one.status_code == 413 and one.json()["error"] == "text 1 holds 51 words; at most 50 are read."
+        many = small.post("/punctuate", json={"texts": ["so " * 40, "so " * 41]})
+        assert many.status_code == 413 and "the request holds 81 words; at most 80" in many.json()["error"]
+        assert small.post("/punctuate", json={"texts": ["so " * 40]}).status_code == 200
 
 
 def test_health_and_models(client):
@@ -153,3 +193,52 @@ def test_a_recognisers_output_goes_to_the_model_of_its_language_where_none_is_na
     assert model_for(srt, langs) == "hu_punct_trf"
     assert model_for({"segments": [{"start": 0, "end": 1, "text": " so how was the trip"}]}, langs) == "en_punct_sm"
     assert model_for({"language": "de", "segments": []}, langs) is None and model_for("not a file", langs) is None
+
+
+@pytest.mark.parametrize(
+    "send, code, message",
+    [
+        (lambda socket: socket.send_bytes(b"so how"), 1003, "is binary"),
+        (lambda socket: socket.send_text("so " * 6_000), 1009, "over 5,000 words"),
+        (lambda socket: socket.send_text("x" * 1_000_001), 1009, "over 1,000,000 characters"),
+    ],
+    ids=["binary", "too-many-words", "too-long"],
+)
+def test_a_stream_message_no_stream_takes_gets_an_error_then_a_close_code(client, send, code, message):
+    from starlette.websockets import WebSocketDisconnect
+
+    with client.websocket_connect("/stream") as socket:
+        send(socket)
+        assert message in socket.receive_json()["error"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == code
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[" * 5_000 + "]" * 5_000, "nested too deep"),
+        ('{"word": "so", "start": ' + "1" * 5_000 + "}", "not JSON that can be read"),
+        ('{"word": "\\ud800", "start": 0, "end": 1}', "lone surrogate"),
+    ],
+    ids=["nested", "long-integer", "surrogate"],
+)
+def test_a_stream_message_that_cannot_be_read_is_an_error_and_the_stream_goes_on(client, text, message):
+    with client.websocket_connect("/stream?lookahead=0") as socket:
+        socket.send_text(text)
+        assert message in socket.receive_json()["error"]
+        socket.send_text("so how was it")
+        assert socket.receive_json()["committed"]
+
+
+def test_an_idle_stream_is_closed():
+    from starlette.websockets import WebSocketDisconnect
+
+    limits = ServiceLimits(stream_idle=0.5)
+    app = create_app(["en_punct_sm"], lambda name: load_pipeline(name), limits, load_now=True)
+    with TestClient(app) as idle, idle.websocket_connect("/stream") as socket:
+        assert "no message for 0.5 seconds" in socket.receive_json()["error"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 1001

@@ -105,3 +105,68 @@ def test_each_run_of_several_takes_batches_side_by_side_and_close_stops_them_all
     assert sorted(ran) == ["a", "b"]
     batcher.close()
     assert not any(worker.is_alive() for worker in batcher._workers)
+
+
+def _long_steps(log, step_seconds=0.05):
+    """A long job's run: a step per item, logged."""
+
+    def steps(job):
+        for item in job.items:
+            time.sleep(step_seconds)
+            log.append(("step", item))
+            yield None
+        yield [item * 2 for item in job.items]
+
+    return steps
+
+
+def test_a_long_job_runs_in_steps_and_short_ones_go_between_them():
+    log = []
+    batches, process = _recording()
+    batcher = Batcher(process, _long_steps(log), max_items=10, max_wait=0.0, step_words=100)
+    long = batcher.submit(list(range(40)), words=10_000)
+    time.sleep(0.3)  # a few steps in
+    start = time.monotonic()
+    short = batcher.submit([5], words=1)
+    assert short.result(timeout=5) == [10]
+    waited = time.monotonic() - start
+    assert not long.done() and waited < 0.5  # a step at most, not the long job's two seconds
+    assert long.result(timeout=10) == [item * 2 for item in range(40)]
+    assert len([entry for entry in log if entry[0] == "step"]) == 40
+    batcher.close()
+
+
+def test_a_dropped_job_is_not_run_and_a_long_one_stops_at_its_next_step():
+    log = []
+    release = threading.Event()
+    batches, process = _recording(release)
+    batcher = Batcher(process, _long_steps(log), max_items=1, max_wait=0.0, step_words=100)
+    held = batcher.submit([1])  # the worker waits on this one
+    time.sleep(0.1)
+    queued = batcher.submit([2])
+    assert queued.cancel()  # its client left while it waited
+    release.set()
+    assert held.result(timeout=5) == [2]
+    long = batcher.submit(list(range(100)), words=10_000)
+    time.sleep(0.3)
+    long.cancel()
+    steps = len(log)
+    time.sleep(0.3)
+    assert 0 < steps and len(log) <= steps + 1  # stopped at its next step
+    assert batches == [[[1]]]  # the dropped job never ran
+    later = batcher.submit([3])
+    assert later.result(timeout=5) == [6]
+    batcher.close()
+
+
+def test_close_fails_a_long_job_still_running():
+    log = []
+    _, process = _recording()
+    batcher = Batcher(process, _long_steps(log), max_wait=0.0, step_words=100)
+    long = batcher.submit(list(range(1_000)), words=100_000)
+    time.sleep(0.2)
+    start = time.monotonic()
+    batcher.close()
+    assert time.monotonic() - start < 1.0
+    with pytest.raises(QueueFull, match="shutting down"):
+        long.result(timeout=1)

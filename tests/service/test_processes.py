@@ -86,8 +86,7 @@ def test_serve_with_replicas_runs_them_in_processes_and_stops_them_on_sigterm():
         assert len(workers) == 2
     finally:
         server.send_signal(signal.SIGTERM)
-        # uvicorn shuts down gracefully, then raises the signal again
-        assert server.wait(timeout=60) in (0, -signal.SIGTERM), server.stderr.read().decode()
+        assert server.wait(timeout=60) == 0, server.stderr.read().decode()  # shut down gracefully: status 0
         assert b"Traceback" not in server.stderr.read()
     assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
 
