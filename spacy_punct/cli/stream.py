@@ -127,25 +127,38 @@ def stream(
     except textio.InputError as e:
         fail(str(e))
     stopped = None
+    output = _LineOutput()
     try:
         if read_ahead is None:
             read_ahead = 0 if is_standard_stream(input) else FILE_READ_AHEAD
         for written in streamed_output(streamer, reader, writer, read_ahead):
-            _emit(written.text)
+            output.emit(written.text)
     except StreamStopped as e:
         stopped = str(e)
     except OSError as e:  # a full disk, a closed pipe
         write_failed(None, e)
     finally:
         reader.close()
+        output.end_line()  # a message on standard error never shares a line with the output
     if reader.replaced:
         typer.secho(textio.replaced_message(reader), err=True)
     if stopped:
         fail(f"{stopped} The words before it were written.")
 
 
-def _emit(text: str) -> None:
-    """Write to standard output at once: a stream's reader waits for it."""
-    if text:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+class _LineOutput:
+    """Standard output, written at once (a stream's reader waits for it),
+    that knows whether its last line is open."""
+
+    def __init__(self) -> None:
+        self.open = False
+
+    def emit(self, text: str) -> None:
+        if text:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            self.open = not text.endswith("\n")
+
+    def end_line(self) -> None:
+        if self.open:
+            self.emit("\n")

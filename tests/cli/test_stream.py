@@ -120,3 +120,21 @@ def test_googles_streaming_responses_are_a_stream_not_a_file(trained, tmp_path):
     log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf8")
     result = runner.invoke(app, ["stream", str(model), str(log)])
     assert result.exit_code == 0 and re.sub(r"[^\w ]", "", result.output).lower().split() == ["so", "how"]
+
+
+def test_output_and_an_error_never_share_a_line(trained, tmp_path, monkeypatch):
+    """A stream stopped while a sentence is open: its words end their line
+    before the error is written."""
+    from spacy_punct.inference import text_jobs
+    from spacy_punct.inference.text_jobs import StreamStopped, Written
+
+    from .helpers import model_folder
+
+    def stopped(*args, **kwargs):
+        yield Written("So", 1)
+        raise StreamStopped("standard input, line 2: not JSON.")
+
+    monkeypatch.setattr(text_jobs, "streamed_output", stopped)
+    result = runner.invoke(app, ["stream", model_folder(trained, tmp_path)], input="so\n")
+    assert result.exit_code == 1 and result.stdout == "So\n"
+    assert "line 2: not JSON" in result.stderr
