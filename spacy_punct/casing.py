@@ -5,7 +5,7 @@ addresses, paths, code), and symbols, which open no sentence."""
 import re
 from functools import lru_cache
 from types import MappingProxyType
-from typing import FrozenSet, Iterable, List, Mapping, Sequence
+from typing import FrozenSet, Iterable, List, Mapping, Optional, Sequence
 
 import spacy
 
@@ -217,3 +217,19 @@ def apply_case(text: str, label: str, forms: Mapping[str, str]) -> str:
     if label == "UPPER":
         return upper(text)
     return capitalise(text)
+
+
+def titles_before_names(texts: Sequence[str], cased: List[Optional[str]], titles: FrozenSet[str]) -> None:
+    """Write as a title (`Ms`) each of `titles` that `cased` (each token's
+    cased form, None where it has none) has in capitals right before a word
+    with a capital (`MS Moreno`), in place."""
+    following: Optional[str] = None  # the cased form of the next token with one
+    for i in range(len(cased) - 1, -1, -1):
+        value = cased[i]
+        if value is None:
+            if texts[i].strip():  # a mark between them: no title of the word after it
+                following = None
+            continue
+        if following and following[0].isupper() and value.lower() in titles and value.isupper() and len(value) > 1:
+            cased[i] = capitalise(value.lower())
+        following = cased[i]

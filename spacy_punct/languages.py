@@ -40,6 +40,10 @@ class LanguageRules:
     # sentence (`today`, `now`): where the punctuator writes one between two
     # sentence ends (`the channel. Today. We're`), the less sure end goes
     clause_words: FrozenSet[str] = field(default_factory=frozenset)
+    # titles written before a name, lower-case: one a truecaser writes in
+    # capitals before a word it capitalises (`MS Moreno`: the form of
+    # `MS`, multiple sclerosis) is written as a title (`Ms Moreno`)
+    titles: FrozenSet[str] = field(default_factory=frozenset)
 
 
 @dataclass(frozen=True)
@@ -152,6 +156,7 @@ LANGUAGES: Dict[str, LanguageEntry] = {
                 "today tonight tomorrow yesterday now then also again first second third next finally meanwhile "
                 "however therefore".split()
             ),
+            titles=frozenset("mr mrs ms mx dr st prof mt fr rev gen gov sen rep capt lt col sgt cpl".split()),
         ),
         pipelines=("en_punct_trf", "en_punct_sm"),
         test_sets=(

@@ -149,6 +149,13 @@ def test_every_bundle_repairs_with_its_head_keeping_what_is_written(name):
 
 
 @pytest.mark.parametrize("name", ["en_punct_trf", "en_punct_sm"])
+def test_a_title_before_a_name_is_a_title_not_an_acronym(name):
+    text = "i need to report a lost card of course thank you ms moreno i've blocked the card"
+    out = next(punctuate(load_pipeline(name), [text])).text
+    assert "Ms Moreno" in out, out
+
+
+@pytest.mark.parametrize("name", ["en_punct_trf", "en_punct_sm"])
 def test_a_stretch_that_starts_with_a_capital_still_takes_case(name):
     """A recogniser's run that kept its first capital and lost the rest."""
     written = "So, how was the trip? It was long, but we saw the coast."

@@ -42,3 +42,16 @@ def test_texts_written_in_capitals():
     # a lower-case letter anywhere, or no word that shows it: nothing to say
     for texts in (["THE", "BBC", "said"], ["I", "A", "."], ["[UNK]", "I"], ["WWW.NASA.GOV"], ["5", "-"], []):
         assert not written_in_capitals(texts), texts
+
+
+def test_a_title_in_capitals_before_a_name_is_written_as_a_title():
+    from spacy_punct.casing import titles_before_names
+
+    titles = frozenset({"ms", "dr"})
+    texts = ["thank", " ", "you", " ", "ms", " ", "moreno", ",", " ", "ms", " ", "is", " ", "rare"]
+    cased = ["thank", None, "you", None, "MS", None, "Moreno", None, None, "MS", None, "is", None, "rare"]
+    titles_before_names(texts, cased, titles)
+    assert cased[4] == "Ms" and cased[9] == "MS"  # before a name; before a lower-case word it stays
+    marked = ["MS", None, "Moreno"]
+    titles_before_names(["ms", ".", "moreno"], marked, titles)  # a mark between them: no title
+    assert marked[0] == "MS"

@@ -18,8 +18,17 @@ from thinc.api import Model
 from thinc.types import Floats2d
 
 from ..align import cased_word_texts, gold_case_classes, sentence_initial_words
-from ..casing import CASE_LABELS, apply_case, case_label, is_caseless, is_uncasable, written_in_capitals
+from ..casing import (
+    CASE_LABELS,
+    apply_case,
+    case_label,
+    is_caseless,
+    is_uncasable,
+    titles_before_names,
+    written_in_capitals,
+)
 from ..extensions import register_extensions, set_token_values
+from ..languages import language_rules
 from ..word_records import read_docbins
 from ..words import token_table
 from .word_classifier import (
@@ -124,6 +133,7 @@ class Truecaser(TrainablePipe):
         """Write each word's cased form to `token._.truecase` (None for
         punctuation, whitespace and tokens whose case never changes)."""
         labels, forms = self.labels, self.forms
+        titles = language_rules(self.vocab.lang).titles
         cased: Dict[Tuple[str, int, bool], Optional[str]] = {}  # words recur: each form is worked out once
         for doc, probs in zip(docs, scores):
             table = token_table(doc)
@@ -141,6 +151,7 @@ class Truecaser(TrainablePipe):
                     value = None if caseless else apply_case(text.lower(), labels[guess], forms)
                     cased[text, guess, recase] = value
                 values.append(value)
+            titles_before_names(table.texts, values, titles)
             set_token_values(doc, "truecase", table.idx, values)
 
     def get_loss(self, examples: Iterable[Example], scores: List[Floats2d]) -> Tuple[float, List[Floats2d]]:
