@@ -304,15 +304,25 @@ def join_lone_words(
 
 
 def drop_marks_after_symbols(table: TokenTable, slots: MarkSlots, marks: List[str]) -> None:
-    """A symbol (an emoji, `��`) after a word with a mark takes no mark of its
-    own (`trip? 😀 It`, not `trip? 😀? It`), unless it ends a sentence the
-    word's mark did not (`trip, 😀. It`). Marks of the input stay."""
+    """A symbol (an emoji, `��`) takes no mark of its own: after a word with
+    a mark it loses it (`trip? 😀 It`, not `trip? 😀? It`), unless it ends a
+    sentence the word's mark did not (`trip, 😀. It`); after a word without
+    one, the mark goes to the word (`trip? 😀 It`, not `trip 😀? It`). Marks
+    of the input stay."""
     words = slots.words
-    for before, symbol in zip(words, words[1:]):
+    for k in range(1, len(words)):
+        symbol = words[k]
         mark = marks[symbol]
-        if not mark or not marks[before] or symbol in slots.existing or not is_symbol(table.texts[symbol]):
+        if not mark or symbol in slots.existing or not is_symbol(table.texts[symbol]):
             continue
-        if not ends_sentence(mark) or ends_sentence(marks[before]):
+        j = k - 1
+        while j > 0 and not marks[words[j]] and is_symbol(table.texts[words[j]]):
+            j -= 1  # a run of symbols: the word before them
+        before = words[j]
+        if not marks[before]:
+            if not is_symbol(table.texts[before]):
+                marks[before], marks[symbol] = mark, ""
+        elif not ends_sentence(mark) or ends_sentence(marks[before]):
             marks[symbol] = ""
 
 
