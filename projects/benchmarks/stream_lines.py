@@ -1,7 +1,8 @@
 """`spacy-punct stream` against `spacy-punct punctuate` on the same file of
 many short lines (a recogniser's lines of a few words), one after the other
 in one run, each a whole process (loading included) and without it (the
-seconds less the load of the pipeline). Prints the seconds and words/s of
+seconds less the load of the pipeline); `stream` both on the file and on
+its lines piped into standard input. Prints the seconds and words/s of
 each and their ratio (and writes them to OUTPUT.json).
 
     python projects/benchmarks/stream_lines.py MODEL [OUTPUT.json] [--lines 10000] [--words 3] [--threads 2]
@@ -15,13 +16,18 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Optional
 
 WORDS = "so how was the trip it was long but we saw the coast i think john met mary in paris".split()
 
 
-def seconds(command: list) -> float:
+def seconds(command: list, stdin: Optional[Path] = None) -> float:
     start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    if stdin is None:
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    else:
+        with stdin.open("rb") as piped:
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stdin=piped)
     return time.perf_counter() - start
 
 
@@ -45,6 +51,7 @@ def main() -> None:
         load = seconds([sys.executable, "-c", f"from spacy_punct import load_pipeline; load_pipeline({args.model!r})"])
         punctuate = seconds(cli + ["punctuate", args.model, str(path)] + threads)
         stream = seconds(cli + ["stream", args.model, str(path)] + threads)
+        piped = seconds(cli + ["stream", args.model] + threads, stdin=path)
     n_words = args.lines * args.words
     result = {
         "model": args.model,
@@ -57,6 +64,8 @@ def main() -> None:
         "punctuate_words_per_second": round(n_words / max(punctuate - load, 1e-9)),
         "stream_words_per_second": round(n_words / max(stream - load, 1e-9)),
         "stream_over_punctuate": round((stream - load) / max(punctuate - load, 1e-9), 2),
+        "stream_stdin_seconds": round(piped, 2),
+        "stream_stdin_over_punctuate": round((piped - load) / max(punctuate - load, 1e-9), 2),
     }
     print(json.dumps(result, indent=2))
     if args.output:

@@ -131,7 +131,7 @@ def stream(
     try:
         if read_ahead is None:
             read_ahead = 0 if is_standard_stream(input) else FILE_READ_AHEAD
-        for written in streamed_output(streamer, reader, writer, read_ahead):
+        for written in streamed_output(streamer, reader, writer, read_ahead, gather=FILE_READ_AHEAD):
             output.emit(written.text)
     except StreamStopped as e:
         stopped = str(e)

@@ -7,6 +7,7 @@ lines (`TextReader.lines`) so that output can end each line as its input did."""
 import codecs
 import gzip
 import io
+import select
 import zlib
 from pathlib import Path
 from typing import BinaryIO, Iterator, List, Optional, Tuple, Union
@@ -46,6 +47,22 @@ class TextReader:
         self.replaced = 0
         self.error: Optional[str] = None
         self._text = io.TextIOWrapper(buffered, encoding=self.encoding, errors="replace", newline="")
+        try:
+            self._fileno: Optional[int] = stream.fileno()
+        except (AttributeError, OSError, ValueError):  # a stream in memory
+            self._fileno = None
+
+    def more_waiting(self) -> bool:
+        """Whether more of the input can be read at once, without waiting for
+        its writer (a file, or a pipe that holds more): a stream whose lines
+        are all there may be read ahead like a file. Lines already in this
+        reader's buffer are not counted: it may answer no where they wait."""
+        if self._fileno is None:
+            return True
+        try:
+            return bool(select.select([self._fileno], [], [], 0)[0])
+        except (OSError, ValueError):
+            return False
 
     def __iter__(self) -> Iterator[str]:
         """Lines without their line ends."""

@@ -124,14 +124,16 @@ def punctuated_output(
 
 
 def streamed_output(
-    streamer: Streamer, reader: TextReader, writer: OutputWriter, read_ahead: int = 0
+    streamer: Streamer, reader: TextReader, writer: OutputWriter, read_ahead: int = 0, gather: int = 0
 ) -> Iterator[Written]:
     """The writer's text for a stream of recogniser lines (plain words, or the
     JSON forms `live_lines.line_words` reads), chunk by chunk as words are
     committed, with their number: the header, the words, those still pending
     at the end (the last sentence closed), the footer. The words of a line are read together, and
     with `read_ahead`, lines are gathered until that many words wait (a file,
-    whose words are all there: read at the speed of offline punctuation). A
+    whose words are all there: read at the speed of offline punctuation), and
+    with `gather`, up to that many while more of the input can be read at
+    once (a live stream's backlog, a file piped in). A
     bad line ends the stream: the words read before it are flushed without
     closing the sentence, then `StreamStopped` names the line."""
     error = None
@@ -153,7 +155,7 @@ def streamed_output(
                 break
             waiting.append((number, entries))
             n_waiting += len(entries)
-            if n_waiting < read_ahead:
+            if n_waiting < read_ahead or (n_waiting < gather and reader.more_waiting()):
                 continue
             for chunk in _pushed(streamer, waiting):
                 yield _words(writer, chunk)

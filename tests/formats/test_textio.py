@@ -161,3 +161,21 @@ def test_a_line_of_the_longest_length_is_read(tmp_path, monkeypatch):
     reader = open_text(path)
     assert list(reader.lines()) == [("0123456789", "\r\n"), ("abc", "\n")]
     assert "line 3 is longer than 10 characters" in reader.error
+
+
+def test_a_pipe_tells_whether_more_of_it_can_be_read_at_once():
+    import os
+
+    from spacy_punct.formats.textio import TextReader
+
+    read, write = os.pipe()
+    os.write(write, b"so how\n")
+    with os.fdopen(read, "rb", buffering=0) as stream:
+        reader = TextReader(stream, "standard input")  # it reads what the pipe holds to tell the encoding
+        lines = reader.lines()
+        assert next(lines) == ("so how", "\n")
+        assert not reader.more_waiting()  # its writer has written nothing more
+        os.write(write, b"was it\n")
+        assert reader.more_waiting()
+        os.close(write)
+        assert next(lines) == ("was it", "\n")
