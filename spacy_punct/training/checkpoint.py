@@ -24,7 +24,8 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy
 from spacy.language import Language
-from thinc.api import Config, Model, Optimizer
+from thinc.api import Config, Model, Optimizer, get_current_ops
+from thinc.backends import get_array_ops
 
 CHECKPOINT = "checkpoint"
 _PARTIAL = "checkpoint.partial"
@@ -64,10 +65,7 @@ def parameter_names(nlp: Language) -> Dict[Key, str]:
     is the same in any process that builds the same pipeline:
     `component/node index/parameter` or `component/node index/shim index/parameter`."""
     names: Dict[Key, str] = {}
-    for component, proc in nlp.pipeline:
-        model = getattr(proc, "model", None)
-        if not isinstance(model, Model):
-            continue
+    for component, model in _models(nlp):
         for i, node in enumerate(model.walk()):
             for param in node.param_names:
                 names.setdefault((node.id, param), f"{component}/{i}/{param}")
@@ -85,7 +83,7 @@ def optimizer_state(optimizer: Optimizer, names: Dict[Key, str]) -> Tuple[Dict[s
     arrays: Dict[str, numpy.ndarray] = {}
     for kind in ("mom1", "mom2", "averages"):
         for key, value in (getattr(optimizer, kind) or {}).items():
-            arrays[f"{kind}:{_name(names, key)}"] = numpy.asarray(value)
+            arrays[f"{kind}:{_name(names, key)}"] = get_array_ops(value).to_numpy(value)  # from a GPU too
     counts = {
         kind: {_name(names, key): n for key, n in getattr(optimizer, kind).items()}
         for kind in ("nr_update", "last_seen")
@@ -107,7 +105,7 @@ def restore_optimizer(
         target = getattr(optimizer, kind)
         if target is None:
             raise ValueError(f"the checkpoint holds {kind}, which this run's optimizer does not keep.")
-        target[_key(keys, name)] = numpy.array(value, dtype=value.dtype)
+        target[_key(keys, name)] = get_current_ops().asarray(numpy.array(value, dtype=value.dtype))  # type: ignore[arg-type]
     for kind in ("nr_update", "last_seen"):
         counter = getattr(optimizer, kind)
         counter.clear()
@@ -131,14 +129,8 @@ def _key(keys: Dict[str, Key], name: str) -> Key:
 def exact_weights(nlp: Language) -> Iterator[None]:
     """Save the encoders' weights as float32 for the time being, whatever
     storage the config names (int8 would not resume the same run)."""
-    shims = [
-        shim
-        for _, proc in nlp.pipeline
-        if isinstance(getattr(proc, "model", None), Model)
-        for node in proc.model.walk()
-        for shim in node.shims
-        if hasattr(shim, "weights_storage")
-    ]
+    shims: List[Any] = [shim for _, model in _models(nlp) for node in model.walk() for shim in node.shims]
+    shims = [shim for shim in shims if hasattr(shim, "weights_storage")]  # layers.stored_weights' shims
     stored = [shim.weights_storage for shim in shims]
     try:
         for shim in shims:
@@ -152,14 +144,7 @@ def exact_weights(nlp: Language) -> Iterator[None]:
 def trainable_flags(nlp: Language) -> Dict[str, bool]:
     """Whether each PyTorch parameter trains, by stable name: loading
     weights builds the encoders anew, losing what a recipe froze."""
-    return {
-        f"{component}/{i}/{j}/{param}": tensor.requires_grad
-        for component, proc in nlp.pipeline
-        if isinstance(getattr(proc, "model", None), Model)
-        for i, node in enumerate(proc.model.walk())
-        for j, shim in enumerate(node.shims)
-        for param, tensor in getattr(getattr(shim, "_model", None), "named_parameters", lambda: [])()
-    }
+    return {name: tensor.requires_grad for name, tensor in _torch_parameters(nlp)}
 
 
 def load_weights(nlp: Language, checkpoint: Path) -> None:
@@ -167,13 +152,25 @@ def load_weights(nlp: Language, checkpoint: Path) -> None:
     parameters train."""
     flags = trainable_flags(nlp)
     nlp.from_disk(checkpoint / "model")
+    for name, tensor in _torch_parameters(nlp):
+        tensor.requires_grad_(flags.get(name, tensor.requires_grad))
+
+
+def _models(nlp: Language) -> Iterator[Tuple[str, Model]]:
+    """Each component's model, with the component's name."""
     for component, proc in nlp.pipeline:
-        if not isinstance(getattr(proc, "model", None), Model):
-            continue
-        for i, node in enumerate(proc.model.walk()):
+        model = getattr(proc, "model", None)
+        if isinstance(model, Model):
+            yield component, model
+
+
+def _torch_parameters(nlp: Language) -> Iterator[Tuple[str, Any]]:
+    """The PyTorch parameters of the pipeline's shims, by stable name."""
+    for component, model in _models(nlp):
+        for i, node in enumerate(model.walk()):
             for j, shim in enumerate(node.shims):
                 for param, tensor in getattr(getattr(shim, "_model", None), "named_parameters", lambda: [])():
-                    tensor.requires_grad_(flags.get(f"{component}/{i}/{j}/{param}", tensor.requires_grad))
+                    yield f"{component}/{i}/{j}/{param}", tensor
 
 
 def save_checkpoint(output: Path, nlp: Language, optimizer: Optimizer, state: RunState, config: Config) -> None:
@@ -187,7 +184,7 @@ def save_checkpoint(output: Path, nlp: Language, optimizer: Optimizer, state: Ru
         nlp.to_disk(partial / "model")
     arrays, counts = optimizer_state(optimizer, parameter_names(nlp))
     with open(partial / "optimizer.npz", "wb") as file:
-        numpy.savez(file, **arrays)
+        numpy.savez(file, **arrays)  # type: ignore[arg-type]
     config.to_disk(partial / "config.cfg")
     document = {"state": asdict(state), "optimizer": counts, "config_hash": config_hash(config)}
     (partial / "state.json").write_text(json.dumps(document) + "\n", encoding="utf8")

@@ -29,6 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence
 
+from spacy.cli._util import setup_gpu
 from spacy.language import Language
 from spacy.schemas import ConfigSchemaTraining
 from spacy.training import Example
@@ -182,6 +183,8 @@ def train_resumable(
     output = Path(output)
     config = run_config(config_path, dict(overrides or {}), output, resume)
     output.mkdir(parents=True, exist_ok=True)
+    if use_gpu >= 0:
+        setup_gpu(use_gpu)
     nlp = init_nlp(config, use_gpu=use_gpu)
     resolved = nlp.config.interpolate()
     T = registry.resolve(resolved["training"], schema=ConfigSchemaTraining)
