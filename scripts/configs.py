@@ -83,6 +83,32 @@ def e5_recipe(lang: str, layers: int, about: str, **overrides: Any) -> Recipe:
     )
 
 
+# the staged recipe's overrides (en_trf_stages), which the student's extend
+RECIPES_EN_TRF_STAGES: Dict[str, Any] = {
+        **SMALL_TRF,
+        "components.transformer.model.weights_storage": "int8",
+        "corpora.train.short_share": 0.25,
+        "corpora.train.augmenter": {
+            "@augmenters": "spacy_punct.chained_augmenters.v1",
+            "*": {
+                "spoken": {"@augmenters": "spacy_punct.spoken_numbers_en.v1", "share": 0.5},
+                "tags": {"@augmenters": "spacy_punct.tag_questions.v1", "repeat": 3, "with_next": 0.5},
+                "noise": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1},
+            },
+        },
+        "training.max_steps": 6000,
+        "training.patience": 0,
+        "training.optimizer.learn_rate.warmup_steps": 100,
+        "training.optimizer.learn_rate.total_steps": 6000,
+        "training.optimizer.learn_rate.initial_rate": 0.0001,
+        "initialize.after_init": {
+            "@callbacks": "spacy_punct.warm_start.v1",
+            "source": "spacy_punct/models/en_punct_trf",
+            "then": {"@callbacks": "spacy_punct.freeze_embeddings.v1"},
+        },
+    }
+
+
 RECIPES: Dict[str, Recipe] = {
     "en_cpu": Recipe(
         "cpu",
@@ -164,29 +190,7 @@ RECIPES: Dict[str, Recipe] = {
         "of its own (from stage 2 on), and the numbers of half of the texts are\n"
         "written as words, as recognisers write them (from stage 5 on); the\n"
         "encoder's weights are saved in int8, as the bundle stores them.",
-        {
-            **SMALL_TRF,
-            "components.transformer.model.weights_storage": "int8",
-            "corpora.train.short_share": 0.25,
-            "corpora.train.augmenter": {
-                "@augmenters": "spacy_punct.chained_augmenters.v1",
-                "*": {
-                    "spoken": {"@augmenters": "spacy_punct.spoken_numbers_en.v1", "share": 0.5},
-                    "tags": {"@augmenters": "spacy_punct.tag_questions.v1", "repeat": 3, "with_next": 0.5},
-                    "noise": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1},
-                },
-            },
-            "training.max_steps": 6000,
-            "training.patience": 0,
-            "training.optimizer.learn_rate.warmup_steps": 100,
-            "training.optimizer.learn_rate.total_steps": 6000,
-            "training.optimizer.learn_rate.initial_rate": 0.0001,
-            "initialize.after_init": {
-                "@callbacks": "spacy_punct.warm_start.v1",
-                "source": "spacy_punct/models/en_punct_trf",
-                "then": {"@callbacks": "spacy_punct.freeze_embeddings.v1"},
-            },
-        },
+        RECIPES_EN_TRF_STAGES,
     ),
     "en_teacher": Recipe(
         "trf",
@@ -233,6 +237,36 @@ RECIPES: Dict[str, Recipe] = {
             "training.optimizer.learn_rate.total_steps": 4000,
             "training.optimizer.learn_rate.initial_rate": 0.00005,
             "initialize.after_init": {"@callbacks": "spacy_punct.freeze_embeddings.v1"},
+        },
+    ),
+    "en_trf_student": Recipe(
+        "trf",
+        "The bundled English transformer (en_punct_trf's three MiniLM layers) taught\n"
+        "by the English teacher (configs/en_teacher.cfg): the staged recipe\n"
+        "(en_trf_stages) from the bundled weights, on all the English text with the\n"
+        "teacher's class probabilities beside the gold marks (distill_weight 0.8,\n"
+        "`spacy-punct distill`), and from the first step 30% of the texts as a\n"
+        "recogniser's half-punctuated text (the repair mode's input). One long run\n"
+        "in pieces (`spacy-punct train --checkpoint-minutes`, `--resume`): 100\n"
+        "warm-up steps to 1e-4, linear decay to zero at 12,000 steps of 1,000 words\n"
+        "(two passes over the text), an evaluation every 400 steps, stopped after\n"
+        "3,000 steps without a better one.",
+        {
+            **RECIPES_EN_TRF_STAGES,
+            "components.punctuator.distill_weight": 0.8,
+            "corpora.train.augmenter": {
+                "@augmenters": "spacy_punct.chained_augmenters.v1",
+                "*": {
+                    "spoken": {"@augmenters": "spacy_punct.spoken_numbers_en.v1", "share": 0.5},
+                    "tags": {"@augmenters": "spacy_punct.tag_questions.v1", "repeat": 3, "with_next": 0.5},
+                    "noise": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1},
+                    "repair": {"@augmenters": "spacy_punct.repair_input.v1", "share": 0.3},
+                },
+            },
+            "training.max_steps": 12000,
+            "training.patience": 3000,
+            "training.eval_frequency": 400,
+            "training.optimizer.learn_rate.total_steps": 12000,
         },
     ),
     "hu_e5": e5_recipe(
