@@ -34,18 +34,21 @@ class Cue:
     settings: str = ""  # WebVTT cue settings: its first word's
     voice: str = ""  # WebVTT's speaker: its words'
     styled: Tuple[Tuple[str, str], ...] = ()  # its words and their styles, where any has one
+    timed: Tuple[Tuple[str, float], ...] = ()  # its words and their starts, where written with them (WebVTT)
 
 
 class CueBuilder:
     """Collect words into cues: a cue ends after a sentence end, or before a
     word that would take it past `max_chars` characters or `max_seconds`, or
-    that another speaker says."""
+    that another speaker says. With `word_times`, each cue keeps its words'
+    starts, for WebVTT's inline timestamps."""
 
-    def __init__(self, max_chars: int = 84, max_seconds: float = 7.0) -> None:
+    def __init__(self, max_chars: int = 84, max_seconds: float = 7.0, word_times: bool = False) -> None:
         if max_chars < 1 or max_seconds <= 0:
             raise ValueError(f"Need max_chars >= 1 and max_seconds > 0, not {max_chars}, {max_seconds}.")
         self.max_chars = max_chars
         self.max_seconds = max_seconds
+        self.word_times = word_times
         self._words: List[CaptionWord] = []
         self._count = 0
 
@@ -81,7 +84,8 @@ class CueBuilder:
         end = max(max(w.end for w in words), words[0].start)
         styled = tuple((w.text, w.style) for w in words) if any(w.style for w in words) else ()
         text = " ".join(w.text for w in words)
-        return Cue(self._count, words[0].start, end, text, words[0].settings, words[0].voice, styled)
+        timed = tuple((w.text, w.start) for w in words) if self.word_times else ()
+        return Cue(self._count, words[0].start, end, text, words[0].settings, words[0].voice, styled, timed)
 
 
 def cues(words: Iterable[CaptionWord], max_chars: int = 84, max_seconds: float = 7.0) -> Iterator[Cue]:
@@ -143,7 +147,7 @@ def format_cue(cue: Cue, kind: str) -> str:
         settings = f" {cue.settings}" if cue.settings else ""
         voice = f"<v {cue.voice}>" if cue.voice else ""
         timing = f"{timestamp(cue.start, '.')} --> {timestamp(cue.end, '.')}{settings}"
-        return f"{cue.index}\n{timing}\n{voice}{_styled(cue, vtt_escape)}\n\n"
+        return f"{cue.index}\n{timing}\n{voice}{_timed(cue) if cue.timed else _styled(cue, vtt_escape)}\n\n"
     raise ValueError(f"Unknown caption format {kind!r}; choose one of {', '.join(CAPTION_FORMATS)}.")
 
 
@@ -161,6 +165,13 @@ def _styled(cue: Cue, escape: Callable[[str], str]) -> str:
         "".join(f"<{tag}>" for tag in style) + " ".join(words) + "".join(f"</{tag}>" for tag in reversed(style))
         for style, words in runs
     )
+
+
+def _timed(cue: Cue) -> str:
+    """A WebVTT cue's text with each word after the first led by its start
+    (`so<00:00:00.300><c> how</c>`), as YouTube writes its captions."""
+    (first, _), rest = cue.timed[0], cue.timed[1:]
+    return vtt_escape(first) + "".join(f"<{timestamp(start, '.')}><c> {vtt_escape(text)}</c>" for text, start in rest)
 
 
 def vtt_escape(text: str) -> str:

@@ -251,9 +251,23 @@ def test_ctm_and_nemo_keep_every_field():
 def test_captions_are_recut_at_sentence_ends():
     for name in ("sample.srt", "youtube.vtt"):
         kind, transcript = _read(name)
-        written = make_format(kind).write(transcript, PUNCTUATED)
+        written = make_format("srt").write(transcript, PUNCTUATED)
         assert "So how was the trip?\n\n" in written and "It was long.\n" in written
         assert written.count("-->") == 2
+
+
+def test_youtube_s_word_timings_are_written_back_where_the_input_had_them():
+    kind, transcript = _read("youtube.vtt")
+    written = make_format(kind).write(transcript, PUNCTUATED)
+    assert (
+        "\nSo<00:00:00.300><c> how</c><00:00:00.500><c> was</c><00:00:00.700><c> the</c><00:00:00.800><c> trip?</c>\n"
+        in written
+    )
+    assert "\nIt<00:00:01.800><c> was</c><00:00:02.200><c> long.</c>\n" in written
+    again = make_format("vtt").read(written, "again.vtt")
+    assert [w.start for w in again.words] == [w.start for w in transcript.words]
+    plain = "WEBVTT\n\n00:00:00.000 --> 00:00:02.000\nso how was the trip\n"  # none to write back
+    assert "<c>" not in make_format("vtt").write(make_format("vtt").read(plain, "a.vtt"), PUNCTUATED[:5])
 
 
 def test_lines_of_spaces_are_a_cues_text_or_part_cues_and_text_after_an_empty_cue_is_its():

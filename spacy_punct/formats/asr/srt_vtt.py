@@ -28,7 +28,7 @@ class CaptionFormat(TranscriptFormat):
 
     def read(self, text: str, name: str) -> Transcript:
         kept: List[str] = []
-        transcript = Transcript([], source={"blocks": kept})
+        transcript = Transcript([], source={"blocks": kept, "word_times": bool(_INLINE.search(text))})
         last_line: List[str] = []
         voice = None  # the speaker of the cues since the last `<v Name>`
         for number, (start, end, settings, body) in enumerate(_cues(text, name, kept)):
@@ -56,9 +56,10 @@ class CaptionFormat(TranscriptFormat):
         return transcript
 
     def write(self, transcript: Transcript, words: Sequence[OutputWord]) -> str:
-        builder = CueBuilder(self.max_chars, self.max_seconds)
-        found = []
         source = transcript.source or {"blocks": []}
+        # WebVTT's inline word timestamps written back where the input had them (YouTube's captions)
+        builder = CueBuilder(self.max_chars, self.max_seconds, self.kind == "vtt" and source.get("word_times", False))
+        found = []
         for k, (word, out) in enumerate(zip(transcript.words, words)):
             start = word.start if word.start is not None else 0.0
             end = word.end if word.end is not None else start
