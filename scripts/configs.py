@@ -85,28 +85,28 @@ def e5_recipe(lang: str, layers: int, about: str, **overrides: Any) -> Recipe:
 
 # the staged recipe's overrides (en_trf_stages), which the student's extend
 RECIPES_EN_TRF_STAGES: Dict[str, Any] = {
-        **SMALL_TRF,
-        "components.transformer.model.weights_storage": "int8",
-        "corpora.train.short_share": 0.25,
-        "corpora.train.augmenter": {
-            "@augmenters": "spacy_punct.chained_augmenters.v1",
-            "*": {
-                "spoken": {"@augmenters": "spacy_punct.spoken_numbers_en.v1", "share": 0.5},
-                "tags": {"@augmenters": "spacy_punct.tag_questions.v1", "repeat": 3, "with_next": 0.5},
-                "noise": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1},
-            },
+    **SMALL_TRF,
+    "components.transformer.model.weights_storage": "int8",
+    "corpora.train.short_share": 0.25,
+    "corpora.train.augmenter": {
+        "@augmenters": "spacy_punct.chained_augmenters.v1",
+        "*": {
+            "spoken": {"@augmenters": "spacy_punct.spoken_numbers_en.v1", "share": 0.5},
+            "tags": {"@augmenters": "spacy_punct.tag_questions.v1", "repeat": 3, "with_next": 0.5},
+            "noise": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1},
         },
-        "training.max_steps": 6000,
-        "training.patience": 0,
-        "training.optimizer.learn_rate.warmup_steps": 100,
-        "training.optimizer.learn_rate.total_steps": 6000,
-        "training.optimizer.learn_rate.initial_rate": 0.0001,
-        "initialize.after_init": {
-            "@callbacks": "spacy_punct.warm_start.v1",
-            "source": "spacy_punct/models/en_punct_trf",
-            "then": {"@callbacks": "spacy_punct.freeze_embeddings.v1"},
-        },
-    }
+    },
+    "training.max_steps": 6000,
+    "training.patience": 0,
+    "training.optimizer.learn_rate.warmup_steps": 100,
+    "training.optimizer.learn_rate.total_steps": 6000,
+    "training.optimizer.learn_rate.initial_rate": 0.0001,
+    "initialize.after_init": {
+        "@callbacks": "spacy_punct.warm_start.v1",
+        "source": "spacy_punct/models/en_punct_trf",
+        "then": {"@callbacks": "spacy_punct.freeze_embeddings.v1"},
+    },
+}
 
 
 RECIPES: Dict[str, Recipe] = {

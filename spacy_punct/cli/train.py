@@ -29,7 +29,9 @@ def train(
         "which cannot resume).",
     ),
     resume: bool = typer.Option(
-        False, "--resume", help="Go on with the run whose checkpoint is in OUTPUT, exactly where it stopped (where OUTPUT holds none, start it)."
+        False,
+        "--resume",
+        help="Go on with the run whose checkpoint is in OUTPUT, exactly where it stopped (where OUTPUT holds none, start it).",
     ),
 ) -> None:
     """`spacy train` with a time limit, or a resumable run (--checkpoint-minutes,
