@@ -1,5 +1,4 @@
 """Freezing a transformer's embeddings and lowest layers, with the tiny local BERT."""
-
 import pytest
 import spacy
 from spacy.util import registry

@@ -1,5 +1,4 @@
 """`spacy train` and `spacy evaluate` with the project's configs."""
-
 import json
 import subprocess
 import sys
@@ -17,7 +16,9 @@ CONFIGS = Path(__file__).parent.parent.parent / "configs"
 
 
 def _spacy(*args: str) -> subprocess.CompletedProcess:
-    result = subprocess.run([sys.executable, "-m", "spacy", *args], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "spacy", *args], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     return result
 
@@ -32,21 +33,11 @@ def test_debug_config(config, corpus_path):
 
 def test_train_and_evaluate_agree_with_and_without_rewrite(corpus_path, tmp_path):
     _spacy(
-        "train",
-        str(CONFIGS / "en_cpu.cfg"),
-        "--output",
-        str(tmp_path / "out"),
-        "--paths.train",
-        str(corpus_path),
-        "--paths.dev",
-        str(corpus_path),
-        "--training.max_steps",
-        "28",
-        "--training.eval_frequency",
-        "14",
+        "train", str(CONFIGS / "en_cpu.cfg"), "--output", str(tmp_path / "out"),
+        "--paths.train", str(corpus_path), "--paths.dev", str(corpus_path),
+        "--training.max_steps", "28", "--training.eval_frequency", "14",
         # a higher rate: a few steps must teach the model something
-        "--training.optimizer.learn_rate",
-        "0.005",
+        "--training.optimizer.learn_rate", "0.005",
     )
     model = tmp_path / "out" / "model-last"
     nlp = spacy.load(model)
@@ -79,22 +70,11 @@ def test_train_and_evaluate_agree_with_and_without_rewrite(corpus_path, tmp_path
 
 def test_train_transformer_config_with_a_local_model(corpus_path, tiny_bert, tmp_path):
     _spacy(
-        "train",
-        str(CONFIGS / "en_trf.cfg"),
-        "--output",
-        str(tmp_path / "out"),
-        "--paths.train",
-        str(corpus_path),
-        "--paths.dev",
-        str(corpus_path),
-        "--components.transformer.model.name",
-        str(tiny_bert),
-        "--system.gpu_allocator",
-        "null",
-        "--training.max_steps",
-        "4",
-        "--training.eval_frequency",
-        "2",
+        "train", str(CONFIGS / "en_trf.cfg"), "--output", str(tmp_path / "out"),
+        "--paths.train", str(corpus_path), "--paths.dev", str(corpus_path),
+        "--components.transformer.model.name", str(tiny_bert),
+        "--system.gpu_allocator", "null",
+        "--training.max_steps", "4", "--training.eval_frequency", "2",
     )
     nlp = spacy.load(tmp_path / "out" / "model-last")
     assert nlp.pipe_names == ["transformer", "truecaser", "punctuator"]
@@ -160,16 +140,8 @@ def test_the_time_limit_ends_plain_spacy_train_cleanly(corpus_path, tmp_path):
     config["training"]["before_update"] = {"@callbacks": "spacy_punct.time_limit.v1", "minutes": 0.0001}
     config["training"]["max_steps"] = 100000
     config.to_disk(tmp_path / "limited.cfg")
-    result = _spacy(
-        "train",
-        str(tmp_path / "limited.cfg"),
-        "--output",
-        str(tmp_path / "out"),
-        "--paths.train",
-        str(corpus_path),
-        "--paths.dev",
-        str(corpus_path),
-    )
+    result = _spacy("train", str(tmp_path / "limited.cfg"), "--output", str(tmp_path / "out"),
+                    "--paths.train", str(corpus_path), "--paths.dev", str(corpus_path))
     assert "Training stops: time limit of 0.0001 minutes reached" in result.stderr
     assert "Traceback" not in result.stderr
     assert (tmp_path / "out" / "model-last" / "meta.json").exists()
@@ -187,15 +159,10 @@ def test_spacy_quickstart_config_fails_at_once_naming_the_lines_and_trains_with_
 
     DocBin(docs=[nlp.make_doc(t) for t in TEXTS * 3]).to_disk(tmp_path / "train.spacy")
     config = init_config(lang="en", pipeline=["punctuator"], optimize="efficiency", gpu=False)
-    overrides = {
-        "paths.train": str(tmp_path / "train.spacy"),
-        "paths.dev": str(tmp_path / "train.spacy"),
-        "training.max_steps": 2,
-    }
+    overrides = {"paths.train": str(tmp_path / "train.spacy"), "paths.dev": str(tmp_path / "train.spacy"),
+                 "training.max_steps": 2}
     config.to_disk(tmp_path / "config.cfg")
-    with pytest.raises(
-        ValueError, match=r'\[corpora.train\] and \[corpora.dev\] @readers = "spacy_punct.PunctCorpus.v1"'
-    ):
+    with pytest.raises(ValueError, match=r'\[corpora.train\] and \[corpora.dev\] @readers = "spacy_punct.PunctCorpus.v1"'):
         train(tmp_path / "config.cfg", overrides=overrides)
     text = (tmp_path / "config.cfg").read_text(encoding="utf8")
     text = text.replace('@readers = "spacy.Corpus.v1"', '@readers = "spacy_punct.PunctCorpus.v1"')

@@ -1,5 +1,4 @@
 """The learning-rate schedule that ends within a time limit."""
-
 from itertools import islice
 
 import pytest
@@ -51,16 +50,8 @@ def test_warm_up_is_kept_and_capped_by_the_time():
 
 
 def test_registered_and_checked():
-    schedule = registry.resolve(
-        {
-            "s": {
-                "@schedules": "spacy_punct.warmup_linear_within.v1",
-                "initial_rate": 1.0,
-                "warmup_steps": 0,
-                "total_steps": 4,
-            }
-        }
-    )["s"]
+    schedule = registry.resolve({"s": {"@schedules": "spacy_punct.warmup_linear_within.v1", "initial_rate": 1.0,
+                                       "warmup_steps": 0, "total_steps": 4}})["s"]
     assert list(islice(schedule, 6)) == [1.0, 0.75, 0.5, 0.25, 0.0, 0.0]
     with pytest.raises(ValueError, match="minutes"):
         next(warmup_linear_within(1.0, 0, 4, -1.0))

@@ -10,40 +10,17 @@ from spacy_punct.training.spoken_numbers import cardinal, create_spoken_numbers_
 from spacy_punct.word_records import example_records, make_example, word_records
 
 
-@pytest.mark.parametrize(
-    "written, said",
-    [
-        ("0", "zero"),
-        ("7", "seven"),
-        ("13", "thirteen"),
-        ("40", "forty"),
-        ("42", "forty two"),
-        ("100", "one hundred"),
-        ("115", "one hundred fifteen"),
-        ("1,200", "one thousand two hundred"),
-        ("2,000,005", "two million five"),
-        ("12,000,000,000", "twelve billion"),
-        ("1995", "nineteen ninety five"),
-        ("1905", "nineteen oh five"),
-        ("1900", "nineteen hundred"),
-        ("2000", "two thousand"),
-        ("2007", "two thousand seven"),
-        ("2020", "twenty twenty"),
-        ("3000", "three thousand"),
-        ("3.5", "three point five"),
-        ("0.25", "zero point two five"),
-        ("1st", "first"),
-        ("2nd", "second"),
-        ("3rd", "third"),
-        ("12th", "twelfth"),
-        ("20th", "twentieth"),
-        ("21st", "twenty first"),
-        ("100th", "one hundredth"),
-        ("1990s", "nineteen nineties"),
-        ("80s", "eighties"),
-        ("1900s", "nineteen hundreds"),
-    ],
-)
+@pytest.mark.parametrize("written, said", [
+    ("0", "zero"), ("7", "seven"), ("13", "thirteen"), ("40", "forty"), ("42", "forty two"),
+    ("100", "one hundred"), ("115", "one hundred fifteen"), ("1,200", "one thousand two hundred"),
+    ("2,000,005", "two million five"), ("12,000,000,000", "twelve billion"),
+    ("1995", "nineteen ninety five"), ("1905", "nineteen oh five"), ("1900", "nineteen hundred"),
+    ("2000", "two thousand"), ("2007", "two thousand seven"), ("2020", "twenty twenty"),
+    ("3000", "three thousand"), ("3.5", "three point five"), ("0.25", "zero point two five"),
+    ("1st", "first"), ("2nd", "second"), ("3rd", "third"), ("12th", "twelfth"), ("20th", "twentieth"),
+    ("21st", "twenty first"), ("100th", "one hundredth"), ("1990s", "nineteen nineties"),
+    ("80s", "eighties"), ("1900s", "nineteen hundreds"),
+])
 def test_numbers_as_a_recogniser_writes_them(written, said):
     assert spoken(written) == said.split()
 
@@ -75,10 +52,8 @@ def _spoken(text, nlp=None):
 def test_numbers_in_a_text_become_words_with_their_marks():
     records = _spoken("It cost $5 or 25% of 1,200 in 1995, the 3rd time. 2007 was better.")
     said = " ".join(r.seen + (r.mark or "") for r in records)
-    assert said == (
-        "It cost five dollars or twenty five percent of one thousand two hundred in nineteen "
-        "ninety five, the third time. two thousand seven was better."
-    )
+    assert said == ("It cost five dollars or twenty five percent of one thousand two hundred in nineteen "
+                    "ninety five, the third time. two thousand seven was better.")
     # the reference starts its sentence with a capital; the model reads the words as said
     assert [r.text for r in records if r.seen in ("two", "thousand", "seven")][-3:] == ["Two", "thousand", "seven"]
     assert all(r.space for r in records[:-1])
@@ -90,10 +65,7 @@ def test_a_number_keeps_its_attributes_on_its_last_word():
     augment = create_spoken_numbers_augmenter(share=1.0)
     (out,) = list(augment.augment_records(records))
     assert [(r.seen, r.mark, r.extra) for r in out[1:4]] == [
-        ("nineteen", "", {}),
-        ("ninety", "", {}),
-        ("five", ",", {"start": 1.0, "end": 1.5}),
-    ]
+        ("nineteen", "", {}), ("ninety", "", {}), ("five", ",", {"start": 1.0, "end": 1.5})]
 
 
 def test_share_is_per_example_and_zero_changes_nothing():

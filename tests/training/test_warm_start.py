@@ -1,5 +1,4 @@
 """Training in stages: a run starts from a saved pipeline's weights."""
-
 import pytest
 from spacy.util import registry
 
