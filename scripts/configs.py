@@ -83,6 +83,18 @@ def e5_recipe(lang: str, layers: int, about: str, **overrides: Any) -> Recipe:
     )
 
 
+# the English staged recipe's augmenters, and 30% of the texts as the repair mode's input
+EN_AUGMENTERS_WITH_REPAIR: Dict[str, Any] = {
+    "@augmenters": "spacy_punct.chained_augmenters.v1",
+    "*": {
+        "spoken": {"@augmenters": "spacy_punct.spoken_numbers_en.v1", "share": 0.5},
+        "tags": {"@augmenters": "spacy_punct.tag_questions.v1", "repeat": 3, "with_next": 0.5},
+        "noise": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1},
+        "repair": {"@augmenters": "spacy_punct.repair_input.v1", "share": 0.3},
+    },
+}
+
+
 # the staged recipe's overrides (en_trf_stages), which the student's extend
 RECIPES_EN_TRF_STAGES: Dict[str, Any] = {
     **SMALL_TRF,
@@ -220,15 +232,7 @@ RECIPES: Dict[str, Recipe] = {
             "components.punctuator.learn_rate_scale": 3.0,
             "corpora.train.max_length": 100,
             "corpora.train.short_share": 0.25,
-            "corpora.train.augmenter": {
-                "@augmenters": "spacy_punct.chained_augmenters.v1",
-                "*": {
-                    "spoken": {"@augmenters": "spacy_punct.spoken_numbers_en.v1", "share": 0.5},
-                    "tags": {"@augmenters": "spacy_punct.tag_questions.v1", "repeat": 3, "with_next": 0.5},
-                    "noise": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1},
-                    "repair": {"@augmenters": "spacy_punct.repair_input.v1", "share": 0.3},
-                },
-            },
+            "corpora.train.augmenter": EN_AUGMENTERS_WITH_REPAIR,
             "training.max_epochs": -1,
             "training.max_steps": 4000,
             "training.patience": 1000,
@@ -254,15 +258,7 @@ RECIPES: Dict[str, Recipe] = {
         {
             **RECIPES_EN_TRF_STAGES,
             "components.punctuator.distill_weight": 0.8,
-            "corpora.train.augmenter": {
-                "@augmenters": "spacy_punct.chained_augmenters.v1",
-                "*": {
-                    "spoken": {"@augmenters": "spacy_punct.spoken_numbers_en.v1", "share": 0.5},
-                    "tags": {"@augmenters": "spacy_punct.tag_questions.v1", "repeat": 3, "with_next": 0.5},
-                    "noise": {"@augmenters": "spacy_punct.asr_noise.v1", "level": 0.1},
-                    "repair": {"@augmenters": "spacy_punct.repair_input.v1", "share": 0.3},
-                },
-            },
+            "corpora.train.augmenter": EN_AUGMENTERS_WITH_REPAIR,
             "training.max_steps": 12000,
             "training.patience": 3000,
             "training.eval_frequency": 400,
