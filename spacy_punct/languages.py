@@ -44,6 +44,11 @@ class LanguageRules:
     # capitals before a word it capitalises (`MS Moreno`: the form of
     # `MS`, multiple sclerosis) is written as a title (`Ms Moreno`)
     titles: FrozenSet[str] = field(default_factory=frozenset)
+    # subtitles: words a cue or line is best cut before (conjunctions,
+    # prepositions, subject pronouns: where clauses start), and words never
+    # cut from the word after them (articles, determiners), lower-case
+    break_before: FrozenSet[str] = field(default_factory=frozenset)
+    bound_forward: FrozenSet[str] = field(default_factory=frozenset)
 
 
 @dataclass(frozen=True)
@@ -157,6 +162,15 @@ LANGUAGES: Dict[str, LanguageEntry] = {
                 "however therefore".split()
             ),
             titles=frozenset("mr mrs ms mx dr st prof mt fr rev gen gov sen rep capt lt col sgt cpl".split()),
+            break_before=frozenset(
+                "and but or nor so yet because although though while whereas if unless until since when where "
+                "which who whom whose that than as after before in on at to for with from of about into onto "
+                "over under between through during without within against among by like i we you he she they "
+                "it there".split()
+            ),
+            bound_forward=frozenset(
+                "a an the this these those my your his her its our their no every each some any".split()
+            ),
         ),
         pipelines=("en_punct_trf", "en_punct_sm"),
         test_sets=(

@@ -1,11 +1,13 @@
-"""Captions from punctuated, timed words: SRT and WebVTT cues cut at sentence
-ends, and earlier where a cue would grow past a maximum length or duration."""
+"""Captions from punctuated, timed words: SRT and WebVTT cues of one or two
+lines, cut at sentence ends and inside sentences where a reader pauses
+(`subtitles`), each shown for its reading speed."""
 
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Iterator, List, Tuple
+from typing import Callable, Iterable, Iterator, List, Optional, Tuple
 
 from spacy.tokens import Doc
 
+from .subtitles import CutWords, SubtitleRules, cue_times, cut_sentence
 from .timed import RecordError
 
 CAPTION_FORMATS = ("srt", "vtt")
@@ -35,57 +37,105 @@ class Cue:
     voice: str = ""  # WebVTT's speaker: its words'
     styled: Tuple[Tuple[str, str], ...] = ()  # its words and their styles, where any has one
     timed: Tuple[Tuple[str, float], ...] = ()  # its words and their starts, where written with them (WebVTT)
+    breaks: Tuple[int, ...] = ()  # the first word of each line after the first
 
 
 class CueBuilder:
-    """Collect words into cues: a cue ends after a sentence end, or before a
-    word that would take it past `max_chars` characters or `max_seconds`, or
-    that another speaker says. With `word_times`, each cue keeps its words'
-    starts, for WebVTT's inline timestamps."""
+    """Collect words into cues as subtitlers cut them (`subtitles`): a
+    sentence's words, or a speaker's, are cut together into cues of at most
+    two lines of half `max_chars` (42 of the default 84) and `max_seconds`,
+    a cue ending at each sentence end and elsewhere where a reader pauses,
+    the lines balanced; each cue is shown for its reading speed and at
+    least `min_duration`, up to `min_gap` before the next, so a cue is
+    given out once the next one's start is known (or at `flush`). A
+    sentence longer than three cues is cut as it comes. With `word_times`,
+    each cue keeps its words' starts, for WebVTT's inline timestamps. `lang`:
+    the language whose words (conjunctions, articles) guide the cuts."""
 
-    def __init__(self, max_chars: int = 84, max_seconds: float = 7.0, word_times: bool = False) -> None:
+    def __init__(
+        self,
+        max_chars: int = 84,
+        max_seconds: float = 7.0,
+        word_times: bool = False,
+        *,
+        lang: Optional[str] = None,
+        rules: Optional[SubtitleRules] = None,
+    ) -> None:
         if max_chars < 1 or max_seconds <= 0:
             raise ValueError(f"Need max_chars >= 1 and max_seconds > 0, not {max_chars}, {max_seconds}.")
-        self.max_chars = max_chars
-        self.max_seconds = max_seconds
+        self.rules = rules or SubtitleRules(
+            line_chars=max(1, -(-max_chars // 2)), lines=2 if max_chars > 1 else 1, max_duration=max_seconds
+        )
         self.word_times = word_times
+        self.lang = lang
         self._words: List[CaptionWord] = []
+        self._held: Optional[Tuple[List[CaptionWord], Tuple[int, ...]]] = None  # cut, waiting for the next's start
         self._count = 0
 
     def add(self, word: CaptionWord) -> List[Cue]:
         """Add the next word; return the cues it completes."""
         cues = []
-        if self._words:
-            chars = sum(len(w.text) + 1 for w in self._words) + len(word.text)
-            too_long = chars > self.max_chars or word.end - self._words[0].start > self.max_seconds
-            if too_long or word.voice != self._words[0].voice:
-                cues.append(self._cue())
+        if self._words and word.voice != self._words[0].voice:
+            cues += self._cut(everything=True)
         self._words.append(word)
         if word.sentence_end:
-            cues.append(self._cue())
+            cues += self._cut(everything=True)
+        elif self._too_long():
+            cues += self._cut(everything=False)
         return cues
 
     def close_with(self, mark: str) -> List[Cue]:
         """Write `mark` onto the last word and end its cue there (a cue
-        already written stays as it is)."""
-        if not self._words:
-            return []
-        last = self._words[-1]
-        self._words[-1] = replace(last, text=last.text + mark, sentence_end=True)
-        return [self._cue()]
+        already given out stays as it is)."""
+        if self._words:
+            last = self._words[-1]
+            self._words[-1] = replace(last, text=last.text + mark, sentence_end=True)
+        elif self._held is not None:
+            words, breaks = self._held
+            self._held = (words[:-1] + [replace(words[-1], text=words[-1].text + mark, sentence_end=True)], breaks)
+        return self.flush()
 
     def flush(self) -> List[Cue]:
-        """The last cue, if words are left."""
-        return [self._cue()] if self._words else []
+        """The cues of the words left."""
+        cues = self._cut(everything=True)
+        if self._held is not None:
+            cues.append(self._finish(*self._held, following=None))
+            self._held = None
+        return cues
 
-    def _cue(self) -> Cue:
-        words, self._words = self._words, []
+    def _too_long(self) -> bool:
+        chars = sum(len(w.text) + 1 for w in self._words)
+        return chars > 3 * self.rules.lines * self.rules.line_chars or (
+            self._words[-1].end - self._words[0].start > 3 * self.rules.max_duration
+        )
+
+    def _cut(self, everything: bool) -> List[Cue]:
+        """Cut the words waiting into cues; all of them, or all but the last cue's."""
+        if not self._words:
+            return []
+        timed = [CutWords(w.text, w.start, max(w.end, w.start)) for w in self._words]
+        cuts = cut_sentence(timed, self.rules, self.lang)
+        if not everything:
+            cuts = cuts[:-1]
+        cues: List[Cue] = []
+        for cut in cuts:
+            words = self._words[cut.start : cut.end]
+            if self._held is not None:
+                cues.append(self._finish(*self._held, following=words[0].start))
+            self._held = (words, tuple(k - cut.start for k in cut.line_starts))
+        self._words = self._words[cuts[-1].end :] if cuts else self._words
+        return cues
+
+    def _finish(self, words: List[CaptionWord], breaks: Tuple[int, ...], following: Optional[float]) -> Cue:
         self._count += 1
-        end = max(max(w.end for w in words), words[0].start)
+        start, said = words[0].start, max(max(w.end for w in words), words[0].start)
+        lines = [words[a:b] for a, b in zip((0, *breaks), (*breaks, len(words)))]
+        text = "\n".join(" ".join(w.text for w in line) for line in lines)
+        spans = [(start, said, len(text))] + ([(following, following, 0)] if following is not None else [])
+        end = cue_times(spans, self.rules)[0][1]
         styled = tuple((w.text, w.style) for w in words) if any(w.style for w in words) else ()
-        text = " ".join(w.text for w in words)
         timed = tuple((w.text, w.start) for w in words) if self.word_times else ()
-        return Cue(self._count, words[0].start, end, text, words[0].settings, words[0].voice, styled, timed)
+        return Cue(self._count, start, end, text, words[0].settings, words[0].voice, styled, timed, breaks)
 
 
 def cues(words: Iterable[CaptionWord], max_chars: int = 84, max_seconds: float = 7.0) -> Iterator[Cue]:
@@ -154,24 +204,34 @@ def format_cue(cue: Cue, kind: str) -> str:
 def _styled(cue: Cue, escape: Callable[[str], str]) -> str:
     """A cue's text, each run of words in one style within its tags (`<i>so how</i> was`)."""
     if not cue.styled:
-        return escape(cue.text)
-    runs: List[Tuple[str, List[str]]] = []
-    for text, style in cue.styled:
-        if runs and runs[-1][0] == style:
-            runs[-1][1].append(escape(text))
-        else:
-            runs.append((style, [escape(text)]))
-    return " ".join(
-        "".join(f"<{tag}>" for tag in style) + " ".join(words) + "".join(f"</{tag}>" for tag in reversed(style))
-        for style, words in runs
-    )
+        return "\n".join(escape(line) for line in cue.text.split("\n"))
+    lines = []
+    for a, b in zip((0, *cue.breaks), (*cue.breaks, len(cue.styled))):
+        runs: List[Tuple[str, List[str]]] = []
+        for text, style in cue.styled[a:b]:
+            if runs and runs[-1][0] == style:
+                runs[-1][1].append(escape(text))
+            else:
+                runs.append((style, [escape(text)]))
+        lines.append(
+            " ".join(
+                "".join(f"<{tag}>" for tag in style) + " ".join(words) + "".join(f"</{tag}>" for tag in reversed(style))
+                for style, words in runs
+            )
+        )
+    return "\n".join(lines)
 
 
 def _timed(cue: Cue) -> str:
     """A WebVTT cue's text with each word after the first led by its start
     (`so<00:00:00.300><c> how</c>`), as YouTube writes its captions."""
-    (first, _), rest = cue.timed[0], cue.timed[1:]
-    return vtt_escape(first) + "".join(f"<{timestamp(start, '.')}><c> {vtt_escape(text)}</c>" for text, start in rest)
+    lines = []
+    for a, b in zip((0, *cue.breaks), (*cue.breaks, len(cue.timed))):
+        (first, _), rest = cue.timed[a], cue.timed[a + 1 : b]
+        lines.append(
+            vtt_escape(first) + "".join(f"<{timestamp(start, '.')}><c> {vtt_escape(text)}</c>" for text, start in rest)
+        )
+    return "\n".join(lines)
 
 
 def vtt_escape(text: str) -> str:

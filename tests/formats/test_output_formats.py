@@ -37,7 +37,7 @@ def test_text_writes_a_sentence_per_line_from_a_stream():
 
 
 def test_captions_number_cues_across_calls_and_need_timings():
-    writer = make_writer("vtt", max_chars=20)
+    writer = make_writer("vtt", max_chars=30)
     text = writer.header() + writer.words([_word(0, "Hello", 0.0), _word(1, "there.", 1.0, end_=True)])
     text += writer.words([_word(2, "Bye.", 2.0, end_=True)]) + writer.footer()
     assert text.startswith("WEBVTT\n\n1\n00:00:00.000 --> 00:00:01.500\nHello there.\n\n2\n00:00:02.000")
