@@ -60,8 +60,9 @@ setup(
         # httpx: FastAPI's test client; ruff pinned, so that its formatting does not move
         "test": ["pytest>=7", "hypothesis>=6", "tokenizers", "mypy>=1.8", "httpx>=0.25", "ruff==0.17.6"],
         "benchmark": ["matplotlib", "tokenizers"],
-        # spacy-punct serve: FastAPI on uvicorn (with httptools and uvloop), WebSockets through websockets
-        "serve": ["fastapi>=0.110", "uvicorn[standard]>=0.29", "websockets>=12"],
+        # spacy-punct serve: FastAPI on uvicorn (with httptools and uvloop), WebSockets through websockets;
+        # starlette (FastAPI's own) for the errors of its routing, which FastAPI's HTTPException does not catch
+        "serve": ["fastapi>=0.110", "starlette>=0.36.3", "uvicorn[standard]>=0.29", "websockets>=12"],
         # distributed.py reads some of Ray Data's inner workings: the Ray 2 line only
         # serve --engine ray: Ray Serve
         "ray": ["ray[data,serve]>=2.9,<3", "pandas", "pyarrow"],
