@@ -321,9 +321,22 @@ def _evaluate(nlp: Language, optimizer: Any, evaluate: Callable, state: RunState
     else:
         score, scores = evaluate()
     state.results.append((score, state.step))
-    state.last_scores = {key: value for key, value in scores.items() if isinstance(value, (int, float))}
+    state.last_scores = _flat_scores(scores)
     info.update(score=score, other_scores=scores, checkpoints=state.results)
     return score == max(state.results)[0]
+
+
+def _flat_scores(scores: Dict[str, Any]) -> Dict[str, float]:
+    """The numbers among an evaluation's scores, a class's F1 among them
+    (`punct_per_type` -> `punct_f_QUESTION`), for the status and the curve."""
+    flat = {key: value for key, value in scores.items() if isinstance(value, (int, float))}
+    for key, per_type in scores.items():
+        if key.endswith("_per_type") and isinstance(per_type, dict):
+            prefix = key[: -len("_per_type")]
+            for label, values in per_type.items():
+                if isinstance(values, dict) and isinstance(values.get("f"), (int, float)):
+                    flat[f"{prefix}_f_{label}"] = values["f"]
+    return flat
 
 
 def _stopping_rule(state: RunState, T: Dict[str, Any]) -> bool:

@@ -91,6 +91,7 @@ def test_stopped_and_resumed_equals_one_go(corpus_path, tiny_bert, tmp_path, one
     status = json.loads((tmp_path / "pieces" / "status.json").read_text())
     assert status["state"] == "stopped" and status["step"] == 8 and status["pieces"] == 2
     assert status["last_evaluation"]["step"] == 6 and "punct_f" in status["last_evaluation"]
+    assert "punct_f_QUESTION" in curve[-1] and "punct_f_PERIOD" in status["last_evaluation"]  # each class's F1
 
 
 def test_resume_refuses_what_it_cannot_continue(corpus_path, tiny_bert, tmp_path):
