@@ -42,6 +42,7 @@ def _read(name, kind=None):
         ("vosk.json", "vosk"),
         ("vosk_results.jsonl", "vosk"),
         ("sample.ctm", "ctm"),
+        ("pocketsphinx.txt", "pocketsphinx"),
         ("manifest.json", "nemo"),
         ("sample.srt", "srt"),
         ("youtube.vtt", "vtt"),
@@ -226,6 +227,17 @@ def test_vosk_alternatives_punctuate_the_first_and_keep_the_others():
     assert len(out) == 1 and out[0]["alternatives"][1] == other
     assert out[0]["alternatives"][0]["text"] == "So how was the trip? It was long."
     assert out[0]["alternatives"][0]["result"][4] == {"word": "trip?", "start": 0.8, "end": 0.9}
+
+
+def test_pocketsphinx_keeps_fillers_and_times_and_rewrites_each_hypothesis():
+    kind, transcript = _read("pocketsphinx.txt")
+    assert [(word.start, word.end) for word in transcript.words][3] == (0.81, 0.9)  # `the(2)`
+    lines = make_format(kind).write(transcript, PUNCTUATED).splitlines()
+    assert lines[0] == "So how was the trip?" and lines[9] == "It was long."
+    assert lines[6] == "the 0.810 0.900 0.934814" and lines[7] == "trip? 0.910 1.400 0.997603"
+    assert lines[4] == "<sil> 0.460 0.600 0.887796" and lines[12] == "[NOISE] 2.210 2.300 0.500000"
+    with pytest.raises(RecordError, match="line 1: a word line before any hypothesis"):
+        make_format(kind).read("so 0.0 0.2 0.9\n", "p.txt")
 
 
 def test_ctm_and_nemo_keep_every_field():

@@ -16,6 +16,7 @@ from . import assemblyai  # noqa: F401
 from . import azure_speech  # noqa: F401
 from . import vosk  # noqa: F401
 from . import ctm  # noqa: F401
+from . import pocketsphinx  # noqa: F401
 from . import nemo  # noqa: F401
 from . import srt_vtt  # noqa: F401
 from . import segment_tables  # noqa: F401
