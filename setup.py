@@ -33,7 +33,7 @@ setup(
     ],
     packages=find_packages(include=["spacy_punct", "spacy_punct.*"]),
     # the bundled pipelines (spacy_punct/models/<name>/): loaded by name, e.g. "en"
-    package_data={"spacy_punct": ["py.typed", "models/*/*", "models/*/*/*", "service/page.html"]},
+    package_data={"spacy_punct": ["py.typed", "heard_marks.json", "models/*/*", "models/*/*/*", "service/page.html"]},
     # the README's torch (2.13) installs on Python 3.10 and later; the suite runs on 3.11 and 3.12
     python_requires=">=3.10",
     install_requires=[

@@ -17,6 +17,7 @@ from spacy.tokens import Doc
 from .casing import is_symbol
 from .labels import LabelSet, ends_sentence
 from .languages import language_rules
+from .merge import HeardMarks
 from .words import MarkSlots, TokenTable, ends_broken_off, mark_slots, sentence_spans, token_table
 
 
@@ -60,6 +61,12 @@ class DecisionSettings:
         this; which final mark, or elsewhere which other class, is then
         decided on the classes' shares of their group (see `end_shares`),
         to which `thresholds` and `margins` apply.
+    merge: the text is punctuated by a recogniser whose marks are evidence,
+        not truth: each slot's probabilities are weighed with the mark the
+        recogniser wrote there (`merge.merged_probs`), and every mark is
+        decided again.
+    heard_marks: the counts `merge` weighs the recogniser's marks by
+        (`merge.HeardMarks`; default: the shipped ones, Whisper's).
     lone_word_sentences: False keeps no sentence of one word between two
         ends the punctuator wrote (`Segíthetek? Ma? Önnek?`), but for the
         language's interjections: the less sure end goes; True keeps them
@@ -75,8 +82,12 @@ class DecisionSettings:
     repair: bool = False
     end_threshold: float = 0.0
     lone_word_sentences: bool = True
+    merge: bool = False
+    heard_marks: Optional[HeardMarks] = None
 
     def __post_init__(self) -> None:
+        if self.merge and (self.repair or self.keep_existing or not self.add_marks):
+            raise ValueError("merge decides every mark again: it cannot go with repair, keep_existing or no add_marks.")
         _check_shares(self.thresholds, "Thresholds")
         _check_shares(self.margins, "Margins")
         _check_shares({"": self.end_threshold}, "The end threshold")

@@ -88,6 +88,7 @@ def decision_settings(
     add_marks: Optional[bool] = None,
     repair: Optional[bool] = None,
     end_threshold: Optional[float] = None,
+    merge: Optional[bool] = None,
 ) -> DecisionSettings:
     """The pipeline's decision settings with those given on the command line."""
     language = language_entry(nlp.lang or "")
@@ -105,6 +106,7 @@ def decision_settings(
             margins=given_margins,
             repair=repair,
             end_threshold=end_threshold,
+            merge=merge,
         )
     except (PipelineError, ValueError) as e:
         fail(str(e))
@@ -130,6 +132,10 @@ CPU_PRECISION_HELP = (
 REPAIR_HELP = (
     "Half-punctuated text (a recogniser's output whose marks vanished part-way): keep every mark and capital "
     "it has, fill marks and case only where they are missing (default: as the pipeline says)."
+)
+MERGE_HELP = (
+    "A recogniser's punctuated output (Whisper's): read its marks as evidence, weighed by how often such a mark is "
+    "right, and decide every mark and the case again."
 )
 END_THRESHOLD_HELP = (
     "Decide the sentence end first: a sentence ends where the final marks' probabilities together reach P; "

@@ -24,6 +24,7 @@ from ._util import (
     CPU_PRECISION_HELP,
     ENCODING_HELP,
     END_THRESHOLD_HELP,
+    MERGE_HELP,
     REPAIR_HELP,
     STRIDE_HELP,
     THREADS_HELP,
@@ -86,6 +87,7 @@ def punctuate(
         help="Keep punctuation already in the input, or let predictions replace it (default: as the pipeline says).",
     ),
     repair: Optional[bool] = typer.Option(None, "--repair/--no-repair", help=REPAIR_HELP),
+    merge: bool = typer.Option(False, "--merge", help=MERGE_HELP),
     add_marks: Optional[bool] = typer.Option(
         None,
         "--add-marks/--case-only",
@@ -127,7 +129,9 @@ def punctuate(
 
         def pipeline(name: str) -> Tuple[Language, DecisionSettings]:
             nlp = load_or_fail(name)
-            settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold)
+            settings = decision_settings(
+                nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold, merge or None
+            )
             apply_transformer_settings(nlp, window, stride, cpu_precision)
             return nlp, settings
 
@@ -135,7 +139,7 @@ def punctuate(
             encoding=encoding, batch_size=batch_size, max_chars=max_chars, max_seconds=max_seconds,
             transcript_format=from_format, output_format=format,
         )  # fmt: skip
-        hint = keep_existing is None and repair is None and add_marks is None
+        hint = keep_existing is None and repair is None and add_marks is None and not merge
         if processes > 1 and engine == "ray":
             fail("--processes and --engine ray both share a folder's files: choose one (--workers for Ray's).")
         if processes > 1 or engine == "ray":
@@ -184,7 +188,9 @@ def punctuate(
             fail(f"--engine {engine} reads records: a recogniser's file ({transcript}) is read by --engine local.")
         set_threads_or_fail(threads)
         nlp = load_or_fail(_named_language(input, transcript, encoding) if model == AUTO else model)
-        settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold)
+        settings = decision_settings(
+            nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold, merge or None
+        )
         apply_transformer_settings(nlp, window, stride, cpu_precision)
         _punctuate_recognised_file(
             nlp,
@@ -197,7 +203,7 @@ def punctuate(
             encoding,
             max_chars,
             max_seconds,
-            hint=keep_existing is None and repair is None and add_marks is None,
+            hint=keep_existing is None and repair is None and add_marks is None and not merge,
         )
         return
     if model == AUTO:
@@ -219,6 +225,7 @@ def punctuate(
         options = {
             "--keep-existing/--replace-existing": keep_existing is not None,
             "--repair/--no-repair": repair is not None,
+            "--merge": merge,
             "--add-marks/--case-only": add_marks is not None,
             "--threshold": bool(threshold),
             "--margin": bool(margin),
@@ -241,9 +248,9 @@ def punctuate(
         prepare_output(output, input)
     set_threads_or_fail(threads)
     nlp = load_or_fail(model)
-    settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold)
+    settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold, merge or None)
     apply_transformer_settings(nlp, window, stride, cpu_precision)
-    chose = keep_existing is not None or repair is not None or add_marks is not None
+    chose = keep_existing is not None or repair is not None or add_marks is not None or merge
     if not chose and input_format == "text" and not is_standard_stream(input) and not settings.repair:
         marks = _head_marks(input, encoding)  # text whose marks vanished part-way, as a recogniser's
         if marks >= OWN_MARKS_HINT and not settings.keep_existing:
@@ -317,7 +324,7 @@ def _punctuate_folder(
         write_failed(output, e)
     finally:
         bar.close()
-    repairing = settings is not None and (settings.repair or settings.keep_existing)
+    repairing = settings is not None and (settings.repair or settings.keep_existing or settings.merge)
     if hint and marked and not repairing:
         typer.echo(
             f"{marked} of {done} files had marks of their own, which were replaced: --repair keeps them and every "
@@ -518,10 +525,11 @@ def _punctuate_recognised_file(
     if note:
         typer.secho(note, err=True)
     marks = own_marks(transcript.words)
-    if hint and marks >= OWN_MARKS_HINT and not (settings.repair or settings.keep_existing):
+    if hint and marks >= OWN_MARKS_HINT and not (settings.repair or settings.keep_existing or settings.merge):
         typer.secho(
             f"{where} has {marks} marks of its own, which are replaced: --repair keeps them and every capital, "
-            "and fills marks and case only where they are missing (--no-repair hides this note).",
+            "and fills marks and case only where they are missing; --merge weighs them with the pipeline's "
+            "(--no-repair hides this note).",
             err=True,
         )
     if not is_standard_stream(output):

@@ -12,6 +12,7 @@ from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
     ENCODING_HELP,
     END_THRESHOLD_HELP,
+    MERGE_HELP,
     REPAIR_HELP,
     THREADS_HELP,
     app,
@@ -77,6 +78,7 @@ def stream(
         help="Keep punctuation already in the words, or let predictions replace it.",
     ),
     repair: Optional[bool] = typer.Option(None, "--repair/--no-repair", help=REPAIR_HELP),
+    merge: bool = typer.Option(False, "--merge", help=MERGE_HELP),
     add_marks: Optional[bool] = typer.Option(
         None,
         "--add-marks/--case-only",
@@ -114,7 +116,7 @@ def stream(
         fail(str(e))
     set_threads_or_fail(threads)
     nlp = load_or_fail(model)
-    settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold)
+    settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold, merge or None)
     try:
         policy = (
             EntropyLookahead(entropy, lookahead, min_lookahead) if entropy is not None else FixedLookahead(lookahead)

@@ -22,6 +22,7 @@ from ..downstream import DownstreamCheck, check_downstream_listeners
 from ..extensions import register_extensions, set_token_values
 from ..labels import DEFAULT_LABELS, LabelSet, labels_for_marks, validate_labels
 from ..layers.repair_head import build_repair_head
+from ..merge import HeardMarks, load_heard_marks, merged_probs
 from ..repair import case_missing, missing_stretches, n_features, repair_features, repaired_probs
 from ..rewrite import build_rewritten, plan_rewrite
 from ..runtime import threads  # noqa: F401  (forked workers start with one torch thread)
@@ -305,6 +306,9 @@ class Punctuator(TrainablePipe):
         without a capital takes case everywhere."""
         settings = self.settings if settings is None else settings
         label_set = self.label_set
+        if settings.merge:
+            heard_marks = settings.heard_marks or load_heard_marks()
+            return decode(doc, self._merged(doc, probs, heard_marks), label_set, settings, open_end=open_end)
         if not settings.repair:
             return decode(doc, probs, label_set, settings, open_end=open_end)
         table = token_table(doc)
@@ -321,6 +325,17 @@ class Punctuator(TrainablePipe):
         capitals = any(text != text.lower() for text in table.texts)
         case_fill = _word_tokens(table, case_missing(table, slots, stripped)) if capitals else None
         return decode(doc, probs, label_set, settings, open_end=open_end, mark_fill=mark_fill, case_fill=case_fill)
+
+    def _merged(self, doc: Doc, probs: numpy.ndarray, heard_marks: HeardMarks) -> numpy.ndarray:
+        """The probabilities with the input's marks weighed in (see `merge`)."""
+        slots = mark_slots(doc)
+        if not slots.words:
+            return probs
+        label_set = self.label_set
+        heard = [label_set.class_of(slots.existing.get(i)) for i in slots.words]
+        probs = numpy.array(probs, dtype="f")
+        probs[slots.words] = merged_probs(probs[slots.words], heard, heard_marks.weights(label_set))
+        return probs
 
     def set_repair_model(self, model: Optional[Model], width: int = 64, depth: int = 1) -> None:
         """Give the component a trained repair head (`spacy_punct.RepairHead.v1`

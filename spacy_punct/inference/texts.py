@@ -9,6 +9,7 @@ from spacy.tokens import Doc
 
 from ..decode import DecisionSettings
 from ..extensions import register_extensions
+from ..merge import lowered
 from ..pipelines.loading import find_punctuator, settings_cfg
 from ..rewrite import rewrite_doc
 
@@ -122,6 +123,7 @@ def punctuate_parts(
         raise ValueError(f"batch_size must be at least 1, not {batch_size}.")
     find_punctuator(nlp)
     cfg = settings_cfg(nlp, settings)
+    merging = (settings or find_punctuator(nlp)[1].settings).merge
     batch: List[Tuple[Doc, Any]] = []
     longest = 0
     number = 1  # of the next item, for errors
@@ -138,6 +140,8 @@ def punctuate_parts(
             yield from _run(nlp, batch, batch_size, cfg)
             raise TypeError(_not_a_text(item, number))
         number += 1
+        if merging and isinstance(item, str):
+            item = lowered(item)
         if isinstance(item, str) and len(item) > LONG_TEXT_CHARS:
             yield from _run(nlp, batch, batch_size, cfg)
             batch, longest = [], 0

@@ -411,7 +411,7 @@ def _items(body: Mapping[str, Any], max_items: int) -> Tuple[str, List[Any]]:
     return kind, items
 
 
-_FLAGS = ("keep_existing", "add_marks", "repair")
+_FLAGS = ("keep_existing", "add_marks", "repair", "merge")
 _OPTIONS = ("model", *_FLAGS, "thresholds", "margins", "end_threshold")
 
 
@@ -439,7 +439,10 @@ def request_settings(nlp: Language, body: Mapping[str, Any]) -> DecisionSettings
         check_settings(pipe.label_set, changes.get("thresholds"), changes.get("margins"), ("thresholds", "margins"))
     except ValueError as e:
         raise ServiceError(400, str(e)) from None
-    return pipe.settings.replace(**changes)
+    try:
+        return pipe.settings.replace(**changes)
+    except ValueError as e:  # options that cannot go together (merge with repair)
+        raise ServiceError(400, str(e)) from None
 
 
 def _is_number(value: Any) -> bool:

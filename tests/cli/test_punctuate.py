@@ -572,6 +572,19 @@ def test_a_folder_in_processes_comes_out_as_in_one(model, tmp_path):
     assert one_file.exit_code == 1 and "--processes shares a folder's files among processes" in one_file.output
 
 
+def test_merge_reads_a_recognisers_marks_and_refuses_repair(model, tmp_path):
+    path = tmp_path / "whisper.json"
+    text = " So, how was it? It was long. we saw the coast and then we drove home"
+    path.write_text(json.dumps({"segments": [{"start": 0.0, "end": 5.0, "text": text}]}), encoding="utf8")
+    merged = runner.invoke(app, ["punctuate", model, str(path), "--merge"])
+    assert merged.exit_code == 0 and "marks of its own" not in merged.output
+    written = "".join(segment["text"] for segment in json.loads(merged.stdout)["segments"])
+    words = [w.strip(",.?").lower() for w in written.split()]
+    assert words == [w.strip(",.?").lower() for w in text.split()]
+    both = runner.invoke(app, ["punctuate", model, str(path), "--merge", "--repair"])
+    assert both.exit_code == 1 and "merge decides every mark again" in both.output and "Traceback" not in both.output
+
+
 def test_a_text_file_with_marks_of_its_own_is_told_of_repair(model, tmp_path):
     path = tmp_path / "half.txt"
     path.write_text("So, how was it? It was long. we saw the coast and then we drove home\n", encoding="utf8")

@@ -177,6 +177,20 @@ def test_repair_is_a_request_option(client):
     assert bad.status_code == 400 and "repair" in bad.json()["error"]
 
 
+def test_merge_is_a_request_option_and_refuses_repair(client):
+    text = "So, how was it? It was long. we saw the coast"
+    merged = client.post("/punctuate", json={"texts": [text], "merge": True}).json()["texts"][0]
+    assert merged == next(iter(punctuate(load_pipeline("en_punct_sm"), [text], settings=_merging()))).text
+    both = client.post("/punctuate", json={"texts": [text], "merge": True, "repair": True})
+    assert both.status_code == 400 and "merge decides every mark again" in both.json()["error"]
+
+
+def _merging():
+    from spacy_punct.pipelines.loading import find_punctuator
+
+    return find_punctuator(load_pipeline("en_punct_sm"))[1].settings.replace(merge=True)
+
+
 def test_the_load_now_app_is_ready_at_once():
     app = create_app(["en_punct_sm"], lambda name: load_pipeline(name), load_now=True)
     with TestClient(app) as fresh:

@@ -40,7 +40,9 @@ class PocketsphinxFormat(TranscriptFormat):
             if _FILLER.match(word):
                 transcript.source.append((line, None, None))
                 continue
-            transcript.source.append((line, len(transcript.words), (match.start(1), match.end(2 if match.group(2) else 1))))
+            transcript.source.append(
+                (line, len(transcript.words), (match.start(1), match.end(2 if match.group(2) else 1)))
+            )
             transcript.words.append(TimedWord(word, float(start), float(end)))
             transcript.groups.append(utterance)
         if not transcript.words and text.strip():
