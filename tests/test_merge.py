@@ -55,5 +55,6 @@ def test_merge_decides_every_mark_and_keeps_every_word(trained):
     settings = DecisionSettings(merge=True, heard_marks=_counts())
     doc = next(punctuate(trained, [text], settings=settings))
     assert [w.strip(",.?").lower() for w in doc.text.split()] == text.lower().replace(",", "").replace(".", "").split()
+    assert doc._.source_text == text  # read lower-cased, but the input is kept as it came
     batch = [doc.text for doc in punctuate(trained, [text, "so how was it", text], settings=settings)]
     assert batch[0] == batch[2] == doc.text

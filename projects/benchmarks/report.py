@@ -575,6 +575,65 @@ def truecaser_gain_section(files: Sequence[Path]) -> List[str]:
     return lines + [markdown_table(["pipeline", "test set", "with", "without"], rows, text_columns=2), ""]
 
 
+def speech_table(run: Dict[str, Any]) -> str:
+    """The speech benchmark's table: per recogniser, its word error rate, its
+    own punctuation, each pipeline alone and with `--merge`."""
+    rows = []
+    for recogniser, row in run.items():
+        if not isinstance(row, dict) or "wer" not in row:
+            continue
+        for system, scores in row.items():
+            if not isinstance(scores, dict) or "micro_f" not in scores:
+                continue
+            name = f"{recogniser}'s own" if system == "recogniser" else f"`{system}`"
+            figures = [f"{scores[key]:.1f}" for key in ("COMMA", "PERIOD", "QUESTION", "micro_f")]
+            case = "" if scores["case_f"] is None else f"{scores['case_f']:.1f}"
+            rows.append([recogniser, f"{row['wer']:.1f}", name, *figures, case])
+    head = ["recogniser", "WER", "punctuation", "COMMA", "PERIOD", "QUESTION", "micro F1", "case F1"]
+    return markdown_table(head, rows, text_columns=1).replace("|---:|---:|", "|---:|---|", 1)
+
+
+def speech_section(files: Sequence[Path]) -> List[str]:
+    lines = [
+        "## Real speech recognition (`projects/benchmarks/asr/`)",
+        "",
+    ]
+    for path in files:
+        run = load(path)
+        lines += [
+            f"{run['passages']} passages ({run['words']:,} words) of IWSLT dev2012's held-out tenth, GUM dev and the "
+            "prepared speeches, spoken by the Piper voice `en_US-joe-medium` and recognised by Whisper base and "
+            "tiny.en (faster-whisper, int8) and pocketsphinx; each system's marks scored through a word alignment "
+            "with the reference (equal and substituted words), case over the equal words of the cased passages. "
+            "Pipelines alone read the recogniser's words lower-cased and stripped; `--merge` reads its marks too, "
+            "weighed by counts from the other half of the passages (cross-fitted).",
+            "",
+            speech_table(run),
+            "",
+        ]
+    return lines
+
+
+def subtitles_section(files: Sequence[Path]) -> List[str]:
+    lines = [
+        "## Subtitles (`projects/benchmarks/subtitles.py`)",
+        "",
+        "Cues as subtitlers cut them against a greedy cutter: the share within the limits (two lines of 42 "
+        "characters, 17 characters a second, 0.833 s), of line breaks where a reader pauses, of cues that end a "
+        "sentence.",
+        "",
+    ]
+    rows = []
+    for path in files:
+        run = load(path)
+        for cutter in ("greedy", "subtitler"):
+            c = run[cutter]
+            figures = [f"{c[key]:.1f}" for key in ("within_limits", "breaks_where_a_reader_pauses")]
+            rows.append([run["input"], cutter, str(c["cues"]), *figures, f"{c['cues_ending_a_sentence']:.1f}"])
+    head = ["input", "cutter", "cues", "within limits %", "breaks at pauses %", "cues ending a sentence %"]
+    return lines + [markdown_table(head, rows, text_columns=2), ""]
+
+
 def vocab_pruning_section(files: Sequence[Path]) -> List[str]:
     lines = [
         "## Pruning the encoder's vocabulary (`projects/benchmarks/vocab_pruning.py`)",
@@ -792,6 +851,8 @@ def report(metrics: Path, plots: Optional[Path]) -> str:
         ("speed", side_by_side_section),
         ("service", service_section),
         ("stream_lines", stream_lines_section),
+        ("asr", speech_section),
+        ("subtitles", subtitles_section),
     ):
         files = sorted((metrics / name).glob("*/*.repair*.json" if name == "repair" else "*.json"))
         if files:

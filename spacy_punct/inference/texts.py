@@ -140,19 +140,18 @@ def punctuate_parts(
             yield from _run(nlp, batch, batch_size, cfg)
             raise TypeError(_not_a_text(item, number))
         number += 1
-        if merging and isinstance(item, str):
-            item = lowered(item)
-        if isinstance(item, str) and len(item) > LONG_TEXT_CHARS:
+        read = lowered(item) if merging and isinstance(item, str) else item  # the input's offsets kept
+        if isinstance(read, str) and len(read) > LONG_TEXT_CHARS:
             yield from _run(nlp, batch, batch_size, cfg)
             batch, longest = [], 0
-            pieces = punctuate_pieces(nlp, item, settings=settings)
+            pieces = punctuate_pieces(nlp, read, settings=settings)
             piece = next(pieces)
             for following in pieces:
                 yield piece, context, item, False
                 piece = following
             yield piece, context, item, True
             continue
-        doc = nlp.make_doc(item) if isinstance(item, str) else item
+        doc = nlp.make_doc(read) if isinstance(read, str) else read
         longest = max(longest, len(doc))
         if batch and (len(batch) + 1) * longest > BATCH_TOKENS:  # run what was read, without this one
             yield from _run(nlp, batch, batch_size, cfg)
@@ -173,7 +172,10 @@ def _run(
     nlp: Language, batch: List[Tuple[Doc, Any]], batch_size: int, cfg: Dict[str, Dict[str, Any]]
 ) -> Iterator[Tuple[Doc, Any, Any, bool]]:
     for doc, (context, item) in nlp.pipe(batch, as_tuples=True, batch_size=batch_size, component_cfg=cfg):
-        yield (doc if doc._.source_map is not None else rewrite_doc(doc)), context, item, True
+        done = doc if doc._.source_map is not None else rewrite_doc(doc)
+        if isinstance(item, str) and done._.source_text != item:
+            done._.source_text = item  # read lower-cased (`merge`): the input as it came
+        yield done, context, item, True
 
 
 def punctuate_pieces(

@@ -11,7 +11,7 @@ models ship in packages, each output kept in its own format:
   times and no marks.
 
 Writes OUTPUT_DIR/<recogniser>/<passage>.(json|txt) and the seconds each
-recogniser took in OUTPUT_DIR/<recogniser>/timing.json. Run it with the
+recogniser took in OUTPUT_DIR/<recogniser>.timing.json. Run it with the
 Python of the recognisers' environment (asr/requirements.txt).
 
     python projects/benchmarks/asr/recognise.py AUDIO_DIR OUTPUT_DIR [--threads 2] [--only NAME]
@@ -102,7 +102,7 @@ def main() -> None:
             recognise_whisper(name, audio, out, args.threads)
         seconds = time.perf_counter() - began
         timing = {"seconds": round(seconds, 1), "passages": len(audio), "threads": args.threads}
-        (out / "timing.json").write_text(json.dumps(timing) + "\n", encoding="utf8")
+        (args.output / f"{name}.timing.json").write_text(json.dumps(timing) + "\n", encoding="utf8")
 
 
 if __name__ == "__main__":

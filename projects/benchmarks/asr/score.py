@@ -171,7 +171,7 @@ def score(speech: Path, pipelines: Sequence[str], merge: bool) -> Dict[str, Any]
     cased = [passage["source"] != "iwslt_dev" for passage in passages]  # IWSLT's references are lower-case
     results: Dict[str, Any] = {"passages": len(passages), "words": sum(len(p["words"]) for p in passages)}
     loaded = {name: spacy_punct.load_pipeline(name) for name in pipelines}
-    for recogniser in sorted(folder.name for folder in speech.iterdir() if (folder / "timing.json").exists()):
+    for recogniser in sorted(path.name[: -len(".timing.json")] for path in speech.glob("*.timing.json")):
         files = [next((speech / recogniser).glob(f"{passage['id']}.*")) for passage in passages]
         heard = [recognised_words(path) for path in files]
         errors = [word_error_rate(p["words"], words) for p, words in zip(passages, heard)]
@@ -183,7 +183,7 @@ def score(speech: Path, pipelines: Sequence[str], merge: bool) -> Dict[str, Any]
             if merge and "recogniser" in systems:
                 systems[f"{name} --merge"] = merged_words(nlp, recogniser, passages, heard)
         row: Dict[str, Any] = {"wer": round(100 * sum(e for e, _ in errors) / sum(n for _, n in errors), 1)}
-        row["timing"] = json.loads((speech / recogniser / "timing.json").read_text(encoding="utf8"))
+        row["timing"] = json.loads((speech / f"{recogniser}.timing.json").read_text(encoding="utf8"))
         for system, outputs in systems.items():
             tallies = Tally()
             for passage, words, is_cased in zip(passages, outputs, cased):
