@@ -33,6 +33,7 @@ TESTED_ELSEWHERE = {
     "convert/json_sentences.py": "tests/convert/test_conllup_json.py",
     "convert/text.py": "tests/convert/test_iwslt_text.py",
     "formats/asr/ctm.py": "tests/formats/test_recognisers.py",
+    "formats/asr/pocketsphinx.py": "tests/formats/test_recognisers.py",
     "formats/asr/nemo.py": "tests/formats/test_recognisers.py",
     "formats/asr/srt_vtt.py": "tests/formats/test_recognisers.py",
     "formats/asr/vosk.py": "tests/formats/test_recognisers.py",

@@ -26,6 +26,7 @@ SPEEDS = ROOT / "projects" / "benchmarks" / "metrics" / "speed"
 START, END = "<!-- pipelines table: written by scripts/report_readme.py -->", "<!-- end of pipelines table -->"
 DOWNSTREAM_START = "<!-- downstream: written by scripts/report_readme.py -->"
 DOWNSTREAM_END = "<!-- end of downstream -->"
+SPEECH_START, SPEECH_END = "<!-- speech: written by scripts/report_readme.py -->", "<!-- end of speech -->"
 SAMPLE_START, SAMPLE_END = "<!-- sample: written by scripts/report_readme.py -->", "<!-- end of sample -->"
 SAMPLE = "great news for the state senator john smith said on tuesday that the bridge will open in may"
 USES = {"trf": "the most accurate (the default `{lang}`)", "sm": "bulk work: millions of documents, busy machines"}
@@ -130,6 +131,20 @@ def downstream() -> str:
     return "\n".join(rows)
 
 
+def speech() -> str:
+    """Per recogniser: its word error rate and the micro F1 of its own marks,
+    of `en_punct_trf` on its words and of `en_punct_trf --merge`, on the
+    speech benchmark."""
+    run = json.loads((ROOT / "projects" / "benchmarks" / "metrics" / "asr" / "speech.json").read_text(encoding="utf8"))
+    rows = ["| recogniser | WER | its own marks | `en_punct_trf` | `--merge` |", "|---|---:|---:|---:|---:|"]
+    for recogniser, row in run.items():
+        if isinstance(row, dict) and "wer" in row:
+            own, merged = row.get("recogniser"), row.get("en_punct_trf --merge")
+            figures = [f"{s['micro_f']:.1f}" if s else "none" for s in (own, row["en_punct_trf"], merged)]
+            rows.append(f"| {recogniser} | {row['wer']:.1f} | " + " | ".join(figures) + " |")
+    return "\n".join(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="fail if the README's table is stale")
@@ -140,6 +155,7 @@ def main() -> None:
         raise SystemExit(f"Error: {e}") from None
     write_between(ROOT / "README.md", START, END, text, args.check, "python scripts/report_readme.py")
     write_between(ROOT / "README.md", SAMPLE_START, SAMPLE_END, sample(), args.check, "python scripts/report_readme.py")
+    write_between(ROOT / "README.md", SPEECH_START, SPEECH_END, speech(), args.check, "python scripts/report_readme.py")
     write_between(
         ROOT / "README.md",
         DOWNSTREAM_START,

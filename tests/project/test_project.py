@@ -14,7 +14,7 @@ ROOT = Path(__file__).parents[2]
 PROJECTS = {
     ROOT: {"all"},
     ROOT / "projects" / "bundled": {"bundle-en"},
-    ROOT / "projects" / "benchmarks": {"benchmark"},
+    ROOT / "projects" / "benchmarks": {"benchmark", "speech"},
 }
 # a file of the repository, as the root names it or a sub-project under ${vars.root}
 REPO_FILE = re.compile(r"^(?:\.\./\.\./)?(configs|demo|scripts|projects)/|^\w+\.py$")
