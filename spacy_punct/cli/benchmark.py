@@ -8,6 +8,7 @@ from typing import List, Optional
 import typer
 from tqdm import tqdm
 
+from ..formats.output_files import prepare_output
 from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
     CPU_PRECISION_HELP,
@@ -16,7 +17,6 @@ from ._util import (
     app,
     fail,
     load_or_fail,
-    prepare_output,
     set_threads_or_fail,
 )
 

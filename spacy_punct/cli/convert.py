@@ -8,7 +8,13 @@ from spacy.tokens import DocBin
 
 from ..convert import CONVERTERS, ContaminationGuard, ConversionError, ConversionStats, ConvertOptions
 from ..convert.guard import DEFAULT_MAX_SHARE
-from ._util import ENCODING_HELP, app, blank_pipeline, fail, prepare_docbin_output
+from ..formats.output_files import prepare_docbin_output
+from ._util import (
+    ENCODING_HELP,
+    app,
+    blank_pipeline,
+    fail,
+)
 
 
 @app.command(short_help="Convert a corpus to a DocBin of punctuated text.")

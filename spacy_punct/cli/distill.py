@@ -7,6 +7,7 @@ from typing import Iterator, List
 import typer
 from spacy.tokens import Doc, DocBin
 
+from ..formats.output_files import prepare_output, prepare_output_folder
 from ..runtime.threads import DEFAULT_THREADS
 from ..word_records import read_docbins, write_docbin_parts
 from ._util import (
@@ -18,8 +19,6 @@ from ._util import (
     apply_transformer_settings,
     fail,
     load_or_fail,
-    prepare_output,
-    prepare_output_folder,
     progress_bar,
     set_threads_or_fail,
     use_gpu_or_fail,

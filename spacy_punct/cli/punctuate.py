@@ -10,6 +10,7 @@ from spacy.language import Language
 from ..decode import DecisionSettings
 from ..formats import textio
 from ..formats.input_formats import check_engine, ending, file_format
+from ..formats.output_files import is_standard_stream, output_file, prepare_output, write_failed
 from ..formats.output_formats import OutputWriter, make_writer
 from ..formats.recognisers import file_transcript_format, make_format, own_marks, read_recognised
 from ..formats.timed import RecordError, TimedWord
@@ -34,17 +35,13 @@ from ._util import (
     check_input,
     decision_settings,
     fail,
-    is_standard_stream,
     load_or_fail,
     open_input,
-    output_file,
     parse_settings,
-    prepare_output,
     progress_bar,
     set_threads_or_fail,
     show_progress,
     transcript_format,
-    write_failed,
 )
 
 

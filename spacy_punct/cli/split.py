@@ -6,8 +6,13 @@ import typer
 from spacy.tokens import DocBin
 
 from ..convert.prepare import split_off_dev
+from ..formats.output_files import prepare_docbin_output
 from ..word_records import read_docbins
-from ._util import app, blank_pipeline, fail, prepare_docbin_output
+from ._util import (
+    app,
+    blank_pipeline,
+    fail,
+)
 
 
 @app.command(short_help="Hold out the last documents as a dev set.")

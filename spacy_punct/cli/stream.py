@@ -7,6 +7,7 @@ from typing import List, Optional
 import typer
 
 from ..formats import textio
+from ..formats.output_files import is_standard_stream, write_failed
 from ..formats.output_formats import make_writer
 from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
@@ -19,12 +20,10 @@ from ._util import (
     check_input,
     decision_settings,
     fail,
-    is_standard_stream,
     load_or_fail,
     open_input,
     set_threads_or_fail,
     transcript_format,
-    write_failed,
 )
 
 # recognisers' files whose lines are not words (a Vosk or Whisper result a line

@@ -5,8 +5,13 @@ from pathlib import Path
 import typer
 from spacy.tokens import DocBin
 
+from ..formats.output_files import prepare_docbin_output
 from ..word_records import read_docbins, strip_docs
-from ._util import app, blank_pipeline, fail, prepare_docbin_output
+from ._util import (
+    app,
+    blank_pipeline,
+    fail,
+)
 
 
 @app.command(short_help="Write the gold form of a test set.")
