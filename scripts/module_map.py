@@ -23,6 +23,8 @@ TESTED_ELSEWHERE = {
     "__main__.py": "runs the command line: tests/cli/test_app.py",
     "about.py": "the version only: tests/test_metadata.py",
     "cli/_util.py": "what the commands share, through them: tests/cli/",
+    "errors.py": "the error type only, raised and printed through every command: tests/jobs/, tests/cli/",
+    "jobs/__init__.py": "a package docstring",
     "cli/distill.py": "tests/pipelines/test_distillation.py",
     "cli/install.py": "tests/pipelines/test_packages.py",
     "cli/quantize.py": "tests/components/test_quantizer.py",

@@ -9,6 +9,7 @@ import typer
 from tqdm import tqdm
 
 from ..formats.output_files import prepare_output
+from ..jobs.inputs import load_punctuator, use_threads
 from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
     CPU_PRECISION_HELP,
@@ -16,8 +17,6 @@ from ._util import (
     THREADS_HELP,
     app,
     fail,
-    load_or_fail,
-    set_threads_or_fail,
 )
 
 
@@ -53,8 +52,8 @@ def benchmark(
     if processes > 1 and threads != 1:
         fail(f"--processes {processes} runs one torch thread in each process: leave --threads at 1.")
     prepare_output(output, data)
-    set_threads_or_fail(threads)
-    pipelines = {model: load_or_fail(model) for model in models}
+    use_threads(threads)
+    pipelines = {model: load_punctuator(model) for model in models}
     if cpu_precision:
         try:
             for nlp in pipelines.values():

@@ -8,6 +8,8 @@ import typer
 from spacy.tokens import Doc, DocBin
 
 from ..formats.output_files import prepare_output, prepare_output_folder
+from ..inference.options import PunctOptions
+from ..jobs.inputs import load_punctuator, use_threads
 from ..runtime.threads import DEFAULT_THREADS
 from ..word_records import read_docbins, write_docbin_parts
 from ._util import (
@@ -16,11 +18,8 @@ from ._util import (
     THREADS_HELP,
     WINDOW_HELP,
     app,
-    apply_transformer_settings,
     fail,
-    load_or_fail,
     progress_bar,
-    set_threads_or_fail,
     use_gpu_or_fail,
 )
 
@@ -57,11 +56,11 @@ def distill(
         prepare_output(output, input)
     else:
         prepare_output_folder(output, input)
-    set_threads_or_fail(threads)
+    use_threads(threads)
     use_gpu_or_fail(gpu_id)
-    teachers = [load_or_fail(name) for name in [teacher, *ensemble]]
+    teachers = [load_punctuator(name) for name in [teacher, *ensemble]]
     for nlp in teachers:
-        apply_transformer_settings(nlp, window, stride, "")
+        PunctOptions(window=window, stride=stride).apply_encoder_options(nlp)
     docs = read_docbins(input, teachers[0].vocab)
     try:  # an input that is not a DocBin fails here, before the progress bar shows
         first = list(itertools.islice(docs, 1))

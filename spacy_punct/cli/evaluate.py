@@ -13,6 +13,8 @@ from ..evaluation.repair import repair_table, score_repair
 from ..evaluation.score_tables import score_table
 from ..evaluation.scoring import RUN_FILE, run_record
 from ..evaluation.scoring import evaluate as evaluate_pipeline
+from ..inference.options import PunctOptions
+from ..jobs.inputs import load_punctuator, use_threads
 from ..runtime.threads import DEFAULT_THREADS
 from ..word_records import read_docbins
 from ._util import (
@@ -22,10 +24,7 @@ from ._util import (
     THREADS_HELP,
     WINDOW_HELP,
     app,
-    apply_transformer_settings,
     fail,
-    load_or_fail,
-    set_threads_or_fail,
     use_gpu_or_fail,
 )
 
@@ -91,10 +90,10 @@ def evaluate(
 ) -> None:
     """Score a pipeline on test sets: per-class P/R/F1, micro and macro F1,
     slot error rate, confusion matrix, sentence boundaries and speed."""
-    set_threads_or_fail(threads)
+    use_threads(threads)
     use_gpu_or_fail(gpu_id)
-    nlp = load_or_fail(model)
-    apply_transformer_settings(nlp, window, stride, cpu_precision)
+    nlp = load_punctuator(model)
+    PunctOptions(window=window, stride=stride, cpu_precision=cpu_precision).apply_encoder_options(nlp)
     test_sets = sorted(data.glob("*.spacy")) if data.is_dir() else [data]
     if not test_sets:
         fail(f"no .spacy files in {data}.")

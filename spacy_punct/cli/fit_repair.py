@@ -7,10 +7,15 @@ from typing import List
 import typer
 from tqdm import tqdm
 
+from ..jobs.inputs import load_punctuator, use_threads
 from ..pipelines.repair import fit_repair as fit_repair_head
 from ..runtime.threads import DEFAULT_THREADS
 from ..word_records import read_docbins
-from ._util import THREADS_HELP, app, fail, load_or_fail, set_threads_or_fail
+from ._util import (
+    THREADS_HELP,
+    app,
+    fail,
+)
 
 
 @app.command("fit-repair", short_help="Teach a pipeline the repair mode (half-punctuated text).")
@@ -43,8 +48,8 @@ def fit_repair(
     pipeline's own weights do not change."""
     if output.exists():
         fail(f"{output} exists: choose a new folder (nothing was written).")
-    set_threads_or_fail(threads)
-    nlp = load_or_fail(model)
+    use_threads(threads)
+    nlp = load_punctuator(model)
     try:
         docs = [doc for path in train for doc in read_docbins(path, nlp.vocab, limit=limit)]
     except ValueError as e:

@@ -5,8 +5,12 @@ from typing import List
 
 import typer
 
+from ..jobs.inputs import load_punctuator
 from ..pipelines.loading import PipelineError, load_pipeline
-from ._util import app, fail, load_or_fail
+from ._util import (
+    app,
+    fail,
+)
 
 
 @app.command(short_help="Save an int8 copy of a transformer pipeline.")
@@ -38,7 +42,7 @@ def quantize(
 
     if output.exists():
         fail(f"{output} exists: choose a new folder (nothing was written).")
-    nlp = load_or_fail(model)
+    nlp = load_punctuator(model)
     try:
         if weights_storage != "float32":
             nlp = load_pipeline(model, config=storage_overrides(nlp, weights_storage), threads=None)

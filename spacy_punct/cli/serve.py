@@ -6,10 +6,15 @@ from typing import List
 import typer
 from spacy.util import is_package
 
+from ..jobs.inputs import use_threads
 from ..pipelines.bundled import bundled_names, resolve_model
 from ..pipelines.loading import load_pipeline
 from ..runtime.threads import DEFAULT_THREADS
-from ._util import THREADS_HELP, app, fail, set_threads_or_fail
+from ._util import (
+    THREADS_HELP,
+    app,
+    fail,
+)
 
 
 @app.command(short_help="Serve pipelines over HTTP and WebSocket.")
@@ -75,7 +80,7 @@ def serve(
         from ..service.server import Timeouts, make_server
     except ImportError as e:
         fail(f"serve needs the serve extra (pip install spacy-punct[serve]): {e}")
-    set_threads_or_fail(threads)
+    use_threads(threads)
     for model in models:  # a name that names nothing fails here, not in /health
         found = resolve_model(model)
         if isinstance(found, str) and not (is_package(found) or Path(found).exists()):

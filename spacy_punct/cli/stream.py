@@ -9,6 +9,8 @@ import typer
 from ..formats import textio
 from ..formats.output_files import is_standard_stream, write_failed
 from ..formats.output_formats import make_writer
+from ..inference.options import PunctOptions
+from ..jobs.inputs import check_input, load_punctuator, open_input, transcript_format, use_threads
 from ..runtime.threads import DEFAULT_THREADS
 from ._util import (
     ENCODING_HELP,
@@ -16,14 +18,10 @@ from ._util import (
     MERGE_HELP,
     REPAIR_HELP,
     THREADS_HELP,
+    BarReport,
     app,
-    check_input,
-    decision_settings,
     fail,
-    load_or_fail,
-    open_input,
-    set_threads_or_fail,
-    transcript_format,
+    progress_bar,
 )
 
 # recognisers' files whose lines are not words (a Vosk or Whisper result a line
@@ -113,9 +111,13 @@ def stream(
         writer = make_writer(format, max_chars=max_chars, max_seconds=max_seconds)
     except ValueError as e:
         fail(str(e))
-    set_threads_or_fail(threads)
-    nlp = load_or_fail(model)
-    settings = decision_settings(nlp, keep_existing, threshold, margin, add_marks, repair, end_threshold, merge or None)
+    use_threads(threads)
+    nlp = load_punctuator(model)
+    options = PunctOptions.with_pairs(
+        threshold, margin, keep_existing=keep_existing, repair=repair, merge=merge, add_marks=add_marks,
+        end_threshold=end_threshold,
+    )  # fmt: skip
+    settings = options.settings(nlp)
     try:
         policy = (
             EntropyLookahead(entropy, lookahead, min_lookahead) if entropy is not None else FixedLookahead(lookahead)
@@ -123,10 +125,7 @@ def stream(
         streamer = Streamer(nlp, policy, left_context=left_context, settings=settings)
     except ValueError as e:
         fail(str(e))
-    try:
-        reader = open_input(input, encoding)
-    except textio.InputError as e:
-        fail(str(e))
+    reader = open_input(input, encoding, BarReport(progress_bar(False)))
     stopped = None
     output = _LineOutput()
     try:

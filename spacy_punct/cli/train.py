@@ -7,8 +7,13 @@ from typing import Any, Dict
 
 import typer
 
+from ..jobs.inputs import use_threads
 from ..runtime.threads import DEFAULT_THREADS
-from ._util import THREADS_HELP, app, fail, set_threads_or_fail
+from ._util import (
+    THREADS_HELP,
+    app,
+    fail,
+)
 
 
 @app.command(
@@ -42,7 +47,7 @@ def train(
     from ..training.loop import check_config, train_for
     from ..training.warm_start import WarmStartError
 
-    set_threads_or_fail(threads)
+    use_threads(threads)
     overrides = parse_config_overrides(ctx.args)
     try:
         check_config(config, overrides)

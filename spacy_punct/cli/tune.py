@@ -4,10 +4,15 @@ from pathlib import Path
 
 import typer
 
+from ..jobs.inputs import load_punctuator, use_threads
 from ..pipelines.loading import find_punctuator, load_pipeline
 from ..runtime.threads import DEFAULT_THREADS
 from ..training.corpus import PunctCorpus
-from ._util import THREADS_HELP, app, fail, load_or_fail, set_threads_or_fail
+from ._util import (
+    THREADS_HELP,
+    app,
+    fail,
+)
 
 
 @app.command(short_help="Tune decision thresholds and margins on dev data.")
@@ -32,8 +37,8 @@ def tune(
     if output.exists():
         fail(f"{output} exists: choose a new folder (nothing was written).")
     output.parent.mkdir(parents=True, exist_ok=True)
-    set_threads_or_fail(threads)
-    nlp = load_or_fail(model)
+    use_threads(threads)
+    nlp = load_punctuator(model)
     name, pipe = find_punctuator(nlp)
     try:
         examples = list(PunctCorpus(dev, max_length=max_length)(nlp))

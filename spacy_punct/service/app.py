@@ -10,7 +10,6 @@ beside the others, and a request whose client left is dropped."""
 import asyncio
 import functools
 import json
-import math
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -23,13 +22,14 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from spacy.language import Language
 from starlette.exceptions import HTTPException
 
-from ..decode import DecisionSettings, check_settings
+from ..decode import DecisionSettings
+from ..errors import UserError
 from ..formats.live_lines import line_words
 from ..formats.recognisers import read_recognised, value_format
 from ..formats.timed import RecordError
+from ..inference.options import REQUEST_FLAGS, PunctOptions
 from ..inference.streaming import FixedLookahead, Streamer
 from ..languages import guess_language
-from ..pipelines.loading import find_punctuator
 from .batcher import Batcher, BatchRun, QueueFull, StepsRun
 from .processes import ReplicaProcesses
 from .work import batch_run, item_words, local_steps, run_items, steps_in_groups
@@ -210,7 +210,7 @@ def create_app(
                 FixedLookahead(lookahead),
                 settings=request_settings(
                     nlp,
-                    {key: json.loads(value) for key, value in websocket.query_params.items() if key in _FLAGS},
+                    {key: json.loads(value) for key, value in websocket.query_params.items() if key in REQUEST_FLAGS},
                 ),
             )
         except (ServiceError, ValueError) as e:
@@ -387,7 +387,7 @@ def _items(body: Mapping[str, Any], max_items: int) -> Tuple[str, List[Any]]:
     (any shape a transcript format fits: Whisper's "segments", Deepgram's
     or Google's "results", ...) is one transcript, an object with timed
     "words" one record."""
-    rest = {key: value for key, value in body.items() if key not in _OPTIONS}
+    rest = {key: value for key, value in body.items() if key not in REQUEST_OPTIONS}
     if "texts" in body:
         kind, items = "texts", body["texts"]
         if not isinstance(items, list) or not all(isinstance(text, str) for text in items):
@@ -411,48 +411,16 @@ def _items(body: Mapping[str, Any], max_items: int) -> Tuple[str, List[Any]]:
     return kind, items
 
 
-_FLAGS = ("keep_existing", "add_marks", "repair", "merge")
-_OPTIONS = ("model", *_FLAGS, "thresholds", "margins", "end_threshold")
+# what a request's body may hold beside its texts, records or transcript
+REQUEST_OPTIONS = ("model", *REQUEST_FLAGS, "thresholds", "margins", "end_threshold")
 
 
 def request_settings(nlp: Language, body: Mapping[str, Any]) -> DecisionSettings:
     """The pipeline's decision settings with a request's options."""
-    pipe = find_punctuator(nlp)[1]
-    changes: Dict[str, Any] = {}
-    for key in _FLAGS:
-        if body.get(key) is not None:
-            if not isinstance(body[key], bool):
-                raise ServiceError(400, f'"{key}" must be true or false.')
-            changes[key] = body[key]
-    for key in ("thresholds", "margins"):
-        if body.get(key) is not None:
-            values = body[key]
-            if not isinstance(values, dict) or not all(_is_number(v) for v in values.values()):
-                raise ServiceError(400, f'"{key}" must be an object of labels and numbers.')
-            changes[key] = {label.upper(): float(value) for label, value in values.items()}
-    end_threshold = body.get("end_threshold")
-    if end_threshold is not None:
-        if not _is_number(end_threshold) or not 0 <= end_threshold <= 1:
-            raise ServiceError(400, '"end_threshold" must be a number from 0 to 1.')
-        changes["end_threshold"] = float(end_threshold)
     try:
-        check_settings(pipe.label_set, changes.get("thresholds"), changes.get("margins"), ("thresholds", "margins"))
-    except ValueError as e:
+        return PunctOptions.from_request(body).settings(nlp)
+    except UserError as e:
         raise ServiceError(400, str(e)) from None
-    try:
-        return pipe.settings.replace(**changes)
-    except ValueError as e:  # options that cannot go together (merge with repair)
-        raise ServiceError(400, str(e)) from None
-
-
-def _is_number(value: Any) -> bool:
-    """A JSON number a float holds (not true or false, not 1e400 nor an integer of 400 digits)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    try:
-        return math.isfinite(float(value))
-    except OverflowError:
-        return False
 
 
 def _whole_number(value: str, name: str, largest: int) -> int:

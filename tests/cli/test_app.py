@@ -174,3 +174,10 @@ def test_help_never_cuts_option_names_on_a_narrow_terminal():
         assert result.exit_code == 0
         assert "…" not in result.output
     assert "--replace-existing" in runner.invoke(app, ["punctuate", "--help"], env={"COLUMNS": "80"}).output
+
+
+def test_each_command_is_a_page():
+    # the decisions live in the library (spacy_punct.jobs, inference.options); a command gathers options and prints
+    folder = Path(__file__).parents[2] / "spacy_punct" / "cli"
+    lengths = {path.name: len(path.read_text(encoding="utf8").splitlines()) for path in folder.glob("*.py")}
+    assert max(lengths.values()) <= 170, lengths
