@@ -271,7 +271,7 @@ RECIPES: Dict[str, Recipe] = {
         "Hungarian punctuation restoration and truecasing with multilingual-e5-small\n"
         "(12 layers x 384, cased, XLM-R's 250,037 pieces) cut to its lowest six\n"
         "layers and pruned to the 28,157 pieces of the Hungarian training text\n"
-        "(encoders/e5-hu-l6: `spacy project run encoder-lang projects/bundled --vars.lang hu`), with\n"
+        "(encoders/e5-hu-l6: `spacy project run encoder-lang projects/e5 --vars.lang hu`), with\n"
         "the small English transformer's settings (en_small_trf): word-piece\n"
         "embeddings frozen, a one-layer BiLSTM before the head, chunks of 100 words,\n"
         "a quarter of them cut into texts of one to three sentences, learning rate\n"
@@ -296,7 +296,7 @@ RECIPES: Dict[str, Recipe] = {
         6,
         "Bangla punctuation restoration with multilingual-e5-small cut to its lowest\n"
         "six layers and pruned to the 3,814 pieces of the Bangla training text\n"
-        "(encoders/e5-bn-l6: `spacy project run encoder-lang projects/bundled --vars.lang bn`); the\n"
+        "(encoders/e5-bn-l6: `spacy project run encoder-lang projects/e5 --vars.lang bn`); the\n"
         "settings of the Hungarian recipe (hu_e5), without a truecaser (Bangla script\n"
         "has no case). On one GPU for 5.5 minutes, test_news 65.9 with four layers\n"
         "(2,132 steps), 67.3 with six (2,008 steps); six layers for 5 minutes (2,072\n"

@@ -1,5 +1,7 @@
 """The spaCy projects: the recipe at the root, how the bundled pipelines
-were made (projects/bundled) and the benchmarks (projects/benchmarks); each
+are made (a project per bundled pipeline: projects/en_punct_trf,
+projects/en_punct_sm, projects/e5 for Hungarian and Bangla) and the
+benchmarks (projects/benchmarks); each
 valid, and every file it needs from the repo is there."""
 
 import re
@@ -13,7 +15,9 @@ from weasel.util import load_project_config
 ROOT = Path(__file__).parents[2]
 PROJECTS = {
     ROOT: {"all"},
-    ROOT / "projects" / "bundled": {"bundle-en"},
+    ROOT / "projects" / "en_punct_trf": {"make-en-trf", "teach-en-trf"},
+    ROOT / "projects" / "en_punct_sm": {"make-en-sm"},
+    ROOT / "projects" / "e5": {"make-e5"},
     ROOT / "projects" / "benchmarks": {"benchmark", "speech"},
 }
 # a file of the repository, as the root names it or a sub-project under ${vars.root}
@@ -63,16 +67,18 @@ def test_the_root_reads_as_a_recipe():
     assert len(config["vars"]) <= 12
     names = [command["name"] for project in PROJECTS for command in load_project_config(project)["commands"]]
     assert len(names) == len(set(names)), "a command in two projects"
+    for name in ("en_punct_trf", "en_punct_sm", "e5"):  # how each bundled pipeline is made, a project apiece
+        assert (ROOT / "projects" / name / "project.yml").stat().st_size <= 15_000, name
 
 
 @pytest.mark.parametrize(
     "project, command",
     [
         (ROOT, "demo"),
-        (ROOT / "projects" / "bundled", "package-bundled"),
+        (ROOT / "projects" / "en_punct_trf", "package-en-trf"),
         (ROOT / "projects" / "benchmarks", "stream-lines"),
     ],
-    ids=["root", "bundled", "benchmarks"],
+    ids=["root", "en_punct_trf", "benchmarks"],
 )
 def test_a_command_of_each_project_resolves_its_paths(project, command):
     """A dry run checks every dependency where the command runs: a path of a
