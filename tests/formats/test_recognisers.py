@@ -446,3 +446,27 @@ def test_a_captions_italics_and_bold_are_kept_on_the_words_they_held(kind):
     assert [f["style"] for f in transcript.fields] == ["i", "i", "i", "", "", "", "bi", ""]
     written = make_format(kind).write(transcript, PUNCTUATED)
     assert "<i>So how was</i> the trip?" in written and "It <b><i>was</i></b> long." in written
+
+
+def test_a_word_whisper_split_into_pieces_is_one_word_and_written_back_in_its_pieces():
+    # faster-whisper's words for "a two-dimensional map": the second piece has no leading space
+    words = [
+        {"word": " a", "start": 0.0, "end": 0.1, "probability": 0.9},
+        {"word": " two", "start": 0.1, "end": 0.3, "probability": 0.8},
+        {"word": "-dimensional", "start": 0.3, "end": 0.9, "probability": 0.7},
+        {"word": " map", "start": 0.9, "end": 1.2, "probability": 0.9},
+    ]
+    text = json.dumps({"text": " a two-dimensional map", "segments": [{"start": 0.0, "end": 1.2, "words": words}]})
+    transcript = make_format("whisper").read(text, "w.json")
+    assert [word.text for word in transcript.words] == ["a", "two-dimensional", "map"]
+    assert (transcript.words[1].start, transcript.words[1].end) == (0.1, 0.9)
+    out = json.loads(
+        make_format("whisper").write(
+            transcript, [OutputWord(t, t.endswith(".")) for t in ["A", "Two-Dimensional", "map."]]
+        )
+    )
+    written = out["segments"][0]["words"]
+    assert [w["word"] for w in written] == [" A", " Two", "-Dimensional", " map."]
+    assert [w["probability"] for w in written] == [0.9, 0.8, 0.7, 0.9] and out["text"] == " A Two-Dimensional map."
+    whisperx = json.dumps({"segments": [{"start": 0.0, "end": 1.0, "words": [{"word": "so"}, {"word": "how"}]}]})
+    assert len(make_format("whisper").read(whisperx, "x.json").words) == 2  # WhisperX writes no spaces: no pieces

@@ -17,7 +17,7 @@ from ..recognisers import (
     transcript_formats,
     word_entry,
 )
-from ..timed import RecordError, fill_untimed, spread_words
+from ..timed import RecordError, TimedWord, fill_untimed, spread_words
 
 
 @transcript_formats.register("whisper")
@@ -74,8 +74,16 @@ class WhisperFormat(TranscriptFormat):
             entries = placed[number] if placed and placed[number] else segment.get("words")
             if not isinstance(entries, list):
                 entries = _segment_entries(segment, where)
+            spaced = _spaced(entries)
             for position, entry in enumerate(entries, start=1):
                 word = timed_entry(entry, f"{where}, word {position}")
+                if spaced and position > 1 and _glued(entry):  # a piece of the word before (` two`, `-dimensional`)
+                    last = transcript.words[-1]
+                    transcript.words[-1] = TimedWord(
+                        last.text + word.text, last.start, last.end if word.end is None else word.end
+                    )
+                    transcript.fields[-1].setdefault(_PIECES, [dict(transcript.fields[-1])]).append(dict(entry))
+                    continue
                 transcript.words.append(word)
                 transcript.fields.append(dict(entry))
                 transcript.groups.append(number)
@@ -99,7 +107,7 @@ class WhisperFormat(TranscriptFormat):
             first = sentence[0]
             read = segments[transcript.groups[first]]
             segment = {k: v for k, v in read.items() if k not in ("words", "tokens")}
-            entries = [word_entry(transcript, k, words[k].text, leading=_leading(transcript, k)) for k in sentence]
+            entries = [entry for k in sentence for entry in _entries(transcript, k, words[k].text)]
             speaker = transcript.fields[first].get("speaker") if transcript.fields else None
             if "speaker" in segment and speaker is not None:  # the turn's: a segment may hold two speakers' words
                 segment["speaker"] = speaker
@@ -200,6 +208,45 @@ def _leading(transcript: Transcript, k: int) -> str:
     faster-whisper write " word", WhisperX "word"."""
     read = transcript.fields[k].get("word", "") if transcript.fields else ""
     return read[: len(read) - len(read.lstrip())] if isinstance(read, str) else ""
+
+
+# a word's pieces as read, where Whisper split one written word (`two-dimensional`, `S.K.K.`) into several
+_PIECES = "_pieces"
+
+
+def _spaced(entries: List[Any]) -> bool:
+    """Whether a segment's words are written with their leading space
+    (openai-whisper's and faster-whisper's " word"; WhisperX's have none):
+    then a word without one is a piece of the word before it."""
+    texts = [entry.get("word") for entry in entries if isinstance(entry, Mapping)]
+    return any(isinstance(text, str) and text.startswith(" ") for text in texts)
+
+
+def _glued(entry: Any) -> bool:
+    text = entry.get("word") if isinstance(entry, Mapping) else None
+    return isinstance(text, str) and bool(text.strip()) and not text[0].isspace()
+
+
+def _entries(transcript: Transcript, k: int, text: str) -> List[Dict[str, Any]]:
+    """Word `k`'s entries, punctuated: one, or where it was read in pieces,
+    each piece with its own fields and its share of the punctuated text
+    (case follows each piece's length; the marks go to the last)."""
+    pieces = transcript.fields[k].get(_PIECES) if transcript.fields else None
+    if not pieces:
+        return [word_entry(transcript, k, text, leading=_leading(transcript, k))]
+    read = [str(piece.get("word", "")) for piece in pieces]
+    lengths = [len(piece.strip()) if n == 0 else len(piece) for n, piece in enumerate(read)]
+    whole = "".join(piece.strip() if n == 0 else piece for n, piece in enumerate(read))
+    if text[: len(whole)].lower() != whole.lower():  # the case changed a length: the text goes to the first piece
+        lengths = [len(text)] + [0] * (len(read) - 1)
+    entries, start = [], 0
+    for n, (piece, length) in enumerate(zip(pieces, lengths)):
+        end = len(text) if n == len(pieces) - 1 else start + length
+        entry = dict(piece)
+        entry["word"] = (_leading(transcript, k) if n == 0 else "") + text[start:end]
+        entries.append(entry)
+        start = end
+    return entries
 
 
 def _text_leading(segment: Mapping[str, Any]) -> str:
