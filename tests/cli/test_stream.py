@@ -138,3 +138,14 @@ def test_output_and_an_error_never_share_a_line(trained, tmp_path, monkeypatch):
     result = runner.invoke(app, ["stream", model_folder(trained, tmp_path)], input="so\n")
     assert result.exit_code == 1 and result.stdout == "So\n"
     assert "line 2: not JSON" in result.stderr
+
+
+def test_merge_weighs_a_recognisers_marks_in_a_stream(trained, tmp_path):
+    trained.to_disk(tmp_path / "model")
+    model = str(tmp_path / "model")
+    lines = "So, how was the trip.\nIt was long, but we saw the coast\n"
+    result = runner.invoke(app, ["stream", model, "--lookahead", "2", "--merge"], input=lines)
+    assert result.exit_code == 0, result.output
+    assert [w.strip(",.?").lower() for w in result.stdout.split()] == [w.strip(",.?").lower() for w in lines.split()]
+    both = runner.invoke(app, ["stream", model, "--merge", "--repair"], input=lines)
+    assert both.exit_code == 1 and "merge decides every mark again" in both.output
