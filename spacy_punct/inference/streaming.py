@@ -21,6 +21,7 @@ from ..decode import Decisions, DecisionSettings, sentence_starts
 from ..formats.timed import TimedWord, split_word, timed_word, words_doc
 from ..labels import ends_sentence
 from ..languages import language_rules
+from ..merge import lowered
 from ..pipelines.loading import find_punctuator, predict_probs
 from ..rewrite import plan_rewrite
 
@@ -282,7 +283,10 @@ class Streamer:
 
     def _doc(self, window: Sequence[_Word]) -> Doc:
         # tokenised as offline input is: the tokenizer's exceptions set attributes (NORM "am" for "'m")
-        return words_doc(self.nlp, [item.word for item in window])
+        words = [item.word for item in window]
+        if self.settings.merge:  # read lower-cased, as `punctuate` reads it (`merge.lowered`)
+            words = [TimedWord(lowered(word.text), word.start, word.end) for word in words]
+        return words_doc(self.nlp, words)
 
 
 def _word_texts(words: List[str], spaces: List[bool], source_map: List[int], first: List[int]) -> List[str]:

@@ -178,3 +178,15 @@ def test_a_stream_with_no_lookahead_still_closes_its_last_sentence(trained):
     assert written.endswith(closing[0].text + "\n") and written.count("\n") >= 1
     assert not written.endswith(" " + closing[0].text + "\n")
     assert streamer.flush() == []  # closed once
+
+
+def test_merge_reads_the_stream_lower_cased_as_punctuate_does():
+    from spacy_punct import find_punctuator, load_pipeline
+
+    nlp = load_pipeline("en_punct_sm")
+    settings = find_punctuator(nlp)[1].settings.replace(merge=True)
+    words = "So, how was the TRIP. It was LONG, but we saw the coast".split()
+    streamed = list(stream_punctuate(nlp, words, FixedLookahead(3), settings=settings))
+    offline = next(iter(punctuate(nlp, [" ".join(words)], settings=settings))).text
+    assert offline == "So, how was the trip? It was long, but we saw the coast."
+    assert " ".join(word.text for word in streamed).rstrip(".") == offline.rstrip(".")  # a stream's end stays open
