@@ -186,7 +186,9 @@ def save_checkpoint(output: Path, nlp: Language, optimizer: Optimizer, state: Ru
     with open(partial / "optimizer.npz", "wb") as file:
         numpy.savez(file, **arrays)  # type: ignore[arg-type]
     config.to_disk(partial / "config.cfg")
-    document = {"state": asdict(state), "optimizer": counts, "config_hash": config_hash(config)}
+    # the config's relative paths are read from here (see `config_differences`)
+    directory = str(Path.cwd())
+    document = {"state": asdict(state), "optimizer": counts, "config_hash": config_hash(config), "directory": directory}
     (partial / "state.json").write_text(json.dumps(document) + "\n", encoding="utf8")
     if current.exists():
         if previous.exists():
@@ -221,14 +223,35 @@ def config_hash(config: Config) -> str:
     return hashlib.sha256(config.to_str().encode("utf8")).hexdigest()
 
 
-def config_differences(saved: Config, given: Config, prefix: str = "") -> List[str]:
-    """The dotted settings whose values differ between two configs."""
+def config_differences(
+    saved: Config, given: Config, prefix: str = "", saved_directory: Optional[Path] = None
+) -> List[str]:
+    """The dotted settings whose values differ between two configs; two
+    paths to one file or folder do not differ (`corpus/en/train` read from
+    the repository, where the saved config's relative paths are read from
+    `saved_directory`, and `../../corpus/en/train` from a project's folder)."""
     differences: List[str] = []
     for key in sorted(set(saved) | set(given)):
         a, b = saved.get(key), given.get(key)
         name = f"{prefix}{key}"
         if isinstance(a, dict) and isinstance(b, dict):
-            differences.extend(config_differences(Config(a), Config(b), f"{name}."))
-        elif a != b:
+            differences.extend(config_differences(Config(a), Config(b), f"{name}.", saved_directory))
+        elif a != b and not _same_path(a, b, saved_directory):
             differences.append(name)
     return differences
+
+
+def checkpoint_directory(checkpoint: Path) -> Optional[Path]:
+    """The working directory the checkpoint's config was read from (None: not recorded)."""
+    document = json.loads((checkpoint / "state.json").read_text(encoding="utf8"))
+    return Path(document["directory"]) if document.get("directory") else None
+
+
+def _same_path(a: Any, b: Any, saved_directory: Optional[Path]) -> bool:
+    if not (isinstance(a, str) and isinstance(b, str) and a and b):
+        return False
+    first = Path(a) if saved_directory is None else saved_directory / a  # an absolute `a` stays as it is
+    try:
+        return first.exists() and Path(b).exists() and first.samefile(b)
+    except OSError:
+        return False

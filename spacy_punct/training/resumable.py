@@ -40,8 +40,8 @@ from thinc.api import Config, fix_random_seed
 
 from .checkpoint import (
     RunState,
+    checkpoint_directory,
     config_differences,
-    config_hash,
     find_checkpoint,
     load_weights,
     parameter_names,
@@ -147,8 +147,8 @@ def run_config(config_path: Path, overrides: Dict[str, Any], output: Path, resum
     checkpoint = find_checkpoint(output)
     if resume and checkpoint is not None:
         saved = Config().from_disk(checkpoint / "config.cfg", interpolate=False)
-        if config_hash(saved) != config_hash(config):
-            differences = config_differences(saved, config)
+        differences = config_differences(saved, config, saved_directory=checkpoint_directory(checkpoint))
+        if differences or set(saved) != set(config):
             named = ", ".join(differences[:5]) or "its layout"
             raise ValueError(
                 f"the config differs from the checkpoint's in {named}: resume with the run's own settings."

@@ -1,5 +1,8 @@
 """A run's checkpoint: stable names for the optimizer's keys, configs compared."""
 
+import json
+from pathlib import Path
+
 import numpy
 import spacy
 from spacy.training import Example
@@ -7,6 +10,7 @@ from thinc.api import Adam, Config
 
 from spacy_punct.training.checkpoint import (
     RunState,
+    checkpoint_directory,
     config_differences,
     optimizer_state,
     parameter_names,
@@ -45,6 +49,26 @@ def test_config_differences_name_the_settings():
     a = Config({"training": {"dropout": 0.1, "seed": 0}, "paths": {"train": "a"}})
     b = Config({"training": {"dropout": 0.2, "seed": 0}, "paths": {"train": "a", "dev": "b"}})
     assert config_differences(a, b) == ["paths.dev", "training.dropout"]
+
+
+def test_two_paths_to_one_folder_do_not_differ(tmp_path, monkeypatch):
+    # a run started from the repository (its relative paths read there) and resumed from a project's folder
+    (tmp_path / "corpus" / "train").mkdir(parents=True)
+    (tmp_path / "projects" / "p").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "projects" / "p")
+    saved = Config({"paths": {"train": "corpus/train", "dev": "corpus/dev"}})
+    given = Config({"paths": {"train": "../../corpus/train", "dev": "../../corpus/dev"}})
+    assert config_differences(saved, given, saved_directory=tmp_path) == ["paths.dev"]  # no such folder: differs
+    assert config_differences(saved, given) == ["paths.dev", "paths.train"]  # where they were read is unknown
+
+
+def test_the_directory_a_checkpoint_was_written_from_reads_back(tmp_path):
+    (tmp_path / "state.json").write_text(json.dumps({"state": {"seed": 0}, "directory": "/runs/repo"}), encoding="utf8")
+    assert checkpoint_directory(tmp_path) == Path("/runs/repo")
+    (tmp_path / "state.json").write_text(
+        json.dumps({"state": {"seed": 0}}), encoding="utf8"
+    )  # written before it was kept
+    assert checkpoint_directory(tmp_path) is None
 
 
 def test_a_run_state_reads_back_from_json():
