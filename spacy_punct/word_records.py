@@ -3,6 +3,7 @@ each with the mark written after it, and back (the gold doc of an example,
 a bare doc for a model); DocBins read from files and folders. The training
 reader, the converters, the components and distillation share it."""
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
@@ -54,29 +55,51 @@ def read_docbin_files(path: Union[str, Path], vocab: Vocab, limit: int = 0) -> I
 
 
 def write_docbin_parts(
-    docs: Iterable[Doc], folder: Union[str, Path], *, tokens_per_file: int = 500_000, prefix: str = "part"
+    docs: Iterable[Doc],
+    folder: Union[str, Path],
+    *,
+    tokens_per_file: int = 500_000,
+    prefix: str = "part",
+    first: int = 0,
 ) -> List[Path]:
-    """Write docs to numbered .spacy files in `folder`, a new file once one
-    holds `tokens_per_file` tokens, so that no more than one file's docs are
-    in memory whatever the number of docs (a doc longer than that is a file
-    of its own). The files' paths, in order."""
+    """Write docs to numbered .spacy files in `folder` (from number `first`),
+    a new file once one holds `tokens_per_file` tokens, so that no more than
+    one file's docs are in memory whatever the number of docs (a doc longer
+    than that is a file of its own). Each file appears whole or not at all
+    (written aside, then renamed), so a stopped run leaves only whole parts.
+    The files' paths, in order."""
     if tokens_per_file < 1:
         raise ValueError(f"tokens_per_file must be positive, not {tokens_per_file}.")
     folder = Path(folder)
     paths: List[Path] = []
+
+    def write(part: DocBin) -> None:
+        paths.append(folder / f"{prefix}-{first + len(paths):05d}.spacy")
+        aside = paths[-1].with_name(paths[-1].name + ".partial")
+        part.to_disk(aside)
+        os.replace(aside, paths[-1])
+
     part = DocBin(store_user_data=True)
     n_tokens = 0
     for doc in docs:
         if n_tokens and n_tokens + len(doc) > tokens_per_file:
-            paths.append(folder / f"{prefix}-{len(paths):05d}.spacy")
-            part.to_disk(paths[-1])
+            write(part)
             part, n_tokens = DocBin(store_user_data=True), 0
         part.add(doc)
         n_tokens += len(doc)
     if len(part):
-        paths.append(folder / f"{prefix}-{len(paths):05d}.spacy")
-        part.to_disk(paths[-1])
+        write(part)
     return paths
+
+
+def docbin_parts(folder: Union[str, Path], prefix: str = "part") -> Tuple[int, int]:
+    """How many parts `write_docbin_parts` wrote in `folder` (numbered from 0,
+    none missing) and how many docs they hold."""
+    paths = sorted(Path(folder).glob(f"{prefix}-*.spacy"))
+    expected = [f"{prefix}-{i:05d}.spacy" for i in range(len(paths))]
+    if [p.name for p in paths] != expected:
+        raise ValueError(f"the parts in {folder} are not numbered from 0 without a gap: {[p.name for p in paths]}")
+    return len(paths), sum(len(DocBin().from_disk(p)) for p in paths)
 
 
 @dataclass

@@ -1,3 +1,4 @@
+import pytest
 import spacy
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -66,3 +67,20 @@ def test_docbin_parts_hold_at_most_their_tokens_and_give_back_every_doc(tmp_path
     assert [d.text for d in back] == [d.text for d in docs]
     assert back[2].user_data["mark"] == 2
     assert write_docbin_parts(iter([]), tmp_path / "none", tokens_per_file=7) == []
+
+
+def test_docbin_parts_go_on_from_a_number_and_are_counted(tmp_path):
+    from spacy_punct.word_records import docbin_parts, read_docbins, write_docbin_parts
+
+    nlp = spacy.blank("en")
+    docs = [spacy.tokens.Doc(nlp.vocab, words=["w"] * n) for n in [3, 4, 2, 9, 1]]
+    write_docbin_parts(iter(docs[:2]), tmp_path, tokens_per_file=4)
+    assert docbin_parts(tmp_path) == (2, 2)
+    paths = write_docbin_parts(iter(docs[2:]), tmp_path, tokens_per_file=4, first=2)
+    assert [p.name for p in paths] == ["part-00002.spacy", "part-00003.spacy", "part-00004.spacy"]
+    assert docbin_parts(tmp_path) == (5, 5)
+    assert [len(d) for d in read_docbins(tmp_path, nlp.vocab)] == [3, 4, 2, 9, 1]
+    assert not list(tmp_path.glob("*.partial"))  # written aside, then renamed
+    (tmp_path / "part-00003.spacy").unlink()
+    with pytest.raises(ValueError, match="without a gap"):
+        docbin_parts(tmp_path)

@@ -1,24 +1,19 @@
 """`spacy-punct distill`: write a teacher pipeline's class probabilities on training docs."""
 
-import itertools
 from pathlib import Path
-from typing import Iterator, List
+from typing import Any, List
 
 import typer
-from spacy.tokens import Doc, DocBin
 
-from ..formats.output_files import prepare_output, prepare_output_folder
-from ..inference.options import PunctOptions
-from ..jobs.inputs import load_punctuator, use_threads
+from ..jobs.distill import DistillJob, run_distill
+from ..jobs.inputs import use_threads
 from ..runtime.threads import DEFAULT_THREADS
-from ..word_records import read_docbins, write_docbin_parts
 from ._util import (
     GPU_HELP,
     STRIDE_HELP,
     THREADS_HELP,
     WINDOW_HELP,
     app,
-    fail,
     progress_bar,
     use_gpu_or_fail,
 )
@@ -42,50 +37,31 @@ def distill(
     tokens_per_file: int = typer.Option(500_000, min=1, help="A folder output: tokens per .spacy file."),
     window: int = typer.Option(0, min=0, help=WINDOW_HELP),
     stride: int = typer.Option(0, min=0, help=STRIDE_HELP),
+    resume: bool = typer.Option(
+        False,
+        help="A folder output: go on after the parts a stopped run wrote there (the same teacher, input and settings); the folder ends as one run would leave it.",
+    ),
     threads: int = typer.Option(DEFAULT_THREADS, help=THREADS_HELP),
     gpu_id: int = typer.Option(-1, help=GPU_HELP),
 ) -> None:
     """Write the teacher's class probabilities on the words of training docs
     (`token._.teacher_probs`), the mean of the teachers' with --ensemble:
     train a student on the output with the punctuator's `distill_weight`
-    above 0."""
-    from ..pipelines.distillation import teacher_docs
-
-    one_file = output.suffix == ".spacy"
-    if one_file:
-        prepare_output(output, input)
-    else:
-        prepare_output_folder(output, input)
+    above 0. A folder output keeps its settings in distill.json; --resume
+    goes on from a stopped run's parts."""
     use_threads(threads)
     use_gpu_or_fail(gpu_id)
-    teachers = [load_punctuator(name) for name in [teacher, *ensemble]]
-    for nlp in teachers:
-        PunctOptions(window=window, stride=stride).apply_encoder_options(nlp)
-    docs = read_docbins(input, teachers[0].vocab)
-    try:  # an input that is not a DocBin fails here, before the progress bar shows
-        first = list(itertools.islice(docs, 1))
-    except ValueError as e:
-        fail(str(e))
-    bar = progress_bar(True, unit=" docs")
-    n_docs = n_words = 0
+    job = DistillJob(teacher, input, output, ensemble, lowercase, batch_size, tokens_per_file, window, stride, resume)
+    bars: List[Any] = []  # shown from the first doc taught: an error before it is one line alone
 
-    def counted(docs: Iterator[Doc]) -> Iterator[Doc]:
-        nonlocal n_docs, n_words
-        for doc in docs:
-            n_docs += 1
-            n_words += len(doc)
-            bar.update(1)
-            yield doc
+    def advance() -> None:
+        if not bars:
+            bars.append(progress_bar(True, unit=" docs"))
+        bars[0].update(1)
 
-    taught = counted(teacher_docs(teachers, itertools.chain(first, docs), lowercase=lowercase, batch_size=batch_size))
-    try:
-        if one_file:
-            DocBin(docs=taught, store_user_data=True).to_disk(output)
-            where = str(output)
-        else:
-            paths = write_docbin_parts(taught, output, tokens_per_file=tokens_per_file)
-            where = f"{len(paths)} file(s) in {output}"
-    except ValueError as e:
-        fail(str(e))
-    bar.close()
-    typer.echo(f"Wrote {n_docs} docs, {n_words} tokens with the teacher's probabilities to {where}")
+    done = run_distill(job, advance)
+    for bar in bars:
+        bar.close()
+    if done.kept_docs:
+        typer.echo(f"Went on after the {done.kept_docs} docs that a stopped run had taught")
+    typer.echo(f"Wrote {done.docs} docs, {done.tokens} tokens with the teacher's probabilities to {done.where}")

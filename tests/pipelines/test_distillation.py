@@ -149,7 +149,7 @@ def test_distill_into_a_folder_writes_files_of_bounded_size(trained, corpus_path
     # nothing overwritten: a folder that holds .spacy files is refused, its files kept
     before = [f.read_bytes() for f in files]
     result = CliRunner().invoke(app, args)
-    assert result.exit_code == 1 and "holds .spacy files already" in result.output
+    assert result.exit_code == 1 and "holds the parts of a distill run" in result.output
     assert [f.read_bytes() for f in files] == before
 
 
