@@ -8,8 +8,9 @@ when written exactly as in the reference). Scored per recogniser: its own
 punctuation where it writes any, each pipeline on its words lower-cased and
 stripped (ours alone), and with `--merge` each pipeline reading the
 recogniser's marks and case (`spacy-punct punctuate --merge`), the counts that weigh its marks
-cross-fitted (from the other half of the passages). `--fit` writes the
-counts from all passages (the file `--merge` ships with).
+cross-fitted (from the other half of the passages, the marks of every
+recogniser that writes any counted together). `--fit` writes the counts
+from all passages (the file `--merge` ships with).
 
     python projects/benchmarks/asr/score.py SPEECH_DIR OUTPUT.json [--pipeline en_punct_trf ...] [--merge]
     python projects/benchmarks/asr/score.py SPEECH_DIR - --fit spacy_punct/heard_marks.json
@@ -109,15 +110,19 @@ def tally(tallies: Tally, reference: Sequence[Sequence[str]], written: Sequence[
             tallies.case[1] += case_label(pair[0]) != "LOWER" and not right
 
 
-def fit(recogniser: str, passages: Sequence[Dict[str, Any]], heard: Sequence[Sequence[str]]) -> HeardMarks:
-    """The recogniser's classes against the reference's, over its paired words."""
+def fit(passages: Sequence[Dict[str, Any]], heard_by: Dict[str, List[List[str]]], keep: Sequence[int]) -> HeardMarks:
+    """The classes of every recogniser that writes marks (`heard_by`, its
+    words per passage) against the reference's, over the paired words of the
+    passages numbered `keep`: one table for all of them, as `--merge` ships
+    one for every Whisper model."""
     pairs = [
-        (pair[1], LABELS.label_of(passage["words"][r][1]))
-        for passage, words in zip(passages, heard)
-        for r, pair, _ in aligned(passage["words"], words)
+        (pair[1], LABELS.label_of(passages[k]["words"][r][1]))
+        for heard in heard_by.values()
+        for k in keep
+        for r, pair, _ in aligned(passages[k]["words"], heard[k])
         if pair is not None
     ]
-    return fit_heard_marks(recogniser, [h for h, _ in pairs], [g for _, g in pairs], DEFAULT_LABELS)
+    return fit_heard_marks("+".join(sorted(heard_by)), [h for h, _ in pairs], [g for _, g in pairs], DEFAULT_LABELS)
 
 
 def recognised_words(path: Path) -> List[str]:
@@ -148,40 +153,62 @@ def system_words(nlp: Any, texts: Sequence[str], settings: Optional[DecisionSett
 
 
 def merged_words(
-    nlp: Any, recogniser: str, passages: Sequence[Dict[str, Any]], heard: List[List[str]]
+    nlp: Any, passages: Sequence[Dict[str, Any]], heard: List[List[str]], marked: Dict[str, List[List[str]]]
 ) -> List[List[str]]:
     """`--merge` on each passage, cross-fitted: the counts that weigh the
     recogniser's marks come from the other half of the passages (odd and
-    even numbers), never from the passage scored."""
+    even numbers) as every recogniser that writes marks (`marked`) wrote
+    them, never from the passage scored."""
     out: List[List[str]] = [[] for _ in passages]
     for half in (0, 1):
         mine = [k for k, passage in enumerate(passages) if int(passage["id"][-2:]) % 2 == half]
         others = [k for k in range(len(passages)) if k not in mine]
-        counts = fit(recogniser, [passages[k] for k in others], [heard[k] for k in others])
-        settings = DecisionSettings(merge=True, heard_marks=counts)
+        settings = DecisionSettings(merge=True, heard_marks=fit(passages, marked, others))
         for k, words in zip(mine, system_words(nlp, [" ".join(heard[k]) for k in mine], settings)):
             out[k] = words
     return out
 
 
+def read_passages(speech: Path) -> List[Dict[str, Any]]:
+    return [json.loads(line) for line in (speech / "passages.jsonl").read_text(encoding="utf8").splitlines()]
+
+
+def recognisers_words(speech: Path, passages: Sequence[Dict[str, Any]]) -> Dict[str, List[List[str]]]:
+    """Each recogniser's words per passage."""
+    names = sorted(path.name[: -len(".timing.json")] for path in speech.glob("*.timing.json"))
+    return {
+        name: [recognised_words(next((speech / name).glob(f"{passage['id']}.*"))) for passage in passages]
+        for name in names
+    }
+
+
+def with_marks(heard_by: Dict[str, List[List[str]]]) -> Dict[str, List[List[str]]]:
+    """The recognisers that write marks."""
+    return {
+        name: heard
+        for name, heard in heard_by.items()
+        if any(split_word(word)[1] != "EMPTY" for words in heard for word in words)
+    }
+
+
 def score(speech: Path, pipelines: Sequence[str], merge: bool) -> Dict[str, Any]:
     import spacy_punct
 
-    passages = [json.loads(line) for line in (speech / "passages.jsonl").read_text(encoding="utf8").splitlines()]
+    passages = read_passages(speech)
     cased = [passage["source"] != "iwslt_dev" for passage in passages]  # IWSLT's references are lower-case
     results: Dict[str, Any] = {"passages": len(passages), "words": sum(len(p["words"]) for p in passages)}
     loaded = {name: spacy_punct.load_pipeline(name) for name in pipelines}
-    for recogniser in sorted(path.name[: -len(".timing.json")] for path in speech.glob("*.timing.json")):
-        files = [next((speech / recogniser).glob(f"{passage['id']}.*")) for passage in passages]
-        heard = [recognised_words(path) for path in files]
+    heard_by = recognisers_words(speech, passages)
+    marked = with_marks(heard_by)
+    for recogniser, heard in heard_by.items():
         errors = [word_error_rate(p["words"], words) for p, words in zip(passages, heard)]
         systems: Dict[str, List[List[str]]] = {}
-        if any(split_word(word)[1] != "EMPTY" for words in heard for word in words):
+        if recogniser in marked:
             systems["recogniser"] = heard
         for name, nlp in loaded.items():
             systems[name] = system_words(nlp, [stripped(words) for words in heard])
             if merge and "recogniser" in systems:
-                systems[f"{name} --merge"] = merged_words(nlp, recogniser, passages, heard)
+                systems[f"{name} --merge"] = merged_words(nlp, passages, heard, marked)
         row: Dict[str, Any] = {"wer": round(100 * sum(e for e, _ in errors) / sum(n for _, n in errors), 1)}
         row["timing"] = json.loads((speech / f"{recogniser}.timing.json").read_text(encoding="utf8"))
         for system, outputs in systems.items():
@@ -200,16 +227,13 @@ def main() -> None:
     parser.add_argument("output", type=Path)
     parser.add_argument("--pipeline", action="append", help="default: en_punct_trf and en_punct_sm")
     parser.add_argument("--merge", action="store_true", help="also each pipeline reading the recogniser's marks")
-    parser.add_argument("--fit", type=Path, help="write the counts of --fit-recogniser's marks on all passages here")
-    parser.add_argument("--fit-recogniser", default="whisper-base")
+    parser.add_argument("--fit", type=Path, help="write the counts of the recognisers' marks on all passages here")
     args = parser.parse_args()
     if args.fit:
-        passages = [
-            json.loads(line) for line in (args.speech / "passages.jsonl").read_text(encoding="utf8").splitlines()
-        ]
-        heard = [recognised_words(next((args.speech / args.fit_recogniser).glob(f"{p['id']}.*"))) for p in passages]
-        write_heard_marks(fit(args.fit_recogniser, passages, heard), args.fit)
-        print(f"{args.fit_recogniser}'s marks on {len(passages)} passages -> {args.fit}")
+        passages = read_passages(args.speech)
+        marked = with_marks(recognisers_words(args.speech, passages))
+        write_heard_marks(fit(passages, marked, range(len(passages))), args.fit)
+        print(f"{' and '.join(marked)}'s marks on {len(passages)} passages -> {args.fit}")
         return
     results = score(args.speech, args.pipeline or ["en_punct_trf", "en_punct_sm"], args.merge)
     args.output.parent.mkdir(parents=True, exist_ok=True)
