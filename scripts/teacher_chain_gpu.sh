@@ -16,9 +16,9 @@ student_minutes="${2:-3}"
 for needed in corpus/en/train corpus/en/dev.spacy encoders/all-mpnet-base-v2 encoders/all-MiniLM-L6-v2; do
     [ -e "$needed" ] || { echo "missing $needed: run the project's convert and encoder steps first" >&2; exit 1; }
 done
-mkdir -p corpus/en/dev_teacher
-cp corpus/en/dev.spacy corpus/en/dev_teacher/iwslt_dev.spacy
-cp corpus/en/eval/gum_dev.spacy corpus/en/dev_teacher/gum_dev.spacy
+mkdir -p corpus/en/dev_teacher  # the teacher's dev sets, by link: run again, nothing is copied onto itself
+ln -sfn ../dev.spacy corpus/en/dev_teacher/iwslt_dev.spacy
+ln -sfn ../eval/gum_dev.spacy corpus/en/dev_teacher/gum_dev.spacy
 
 spacy-punct train configs/en_teacher.cfg --output training/en_teacher --gpu-id 0 --resume \
     --checkpoint-minutes 2 --max-minutes "$teacher_minutes" \
@@ -26,7 +26,7 @@ spacy-punct train configs/en_teacher.cfg --output training/en_teacher --gpu-id 0
     --components.transformer.model.name encoders/all-mpnet-base-v2
 cat training/en_teacher/status.json
 
-rm -rf corpus/en/teacher-mpnet
+rm -rf corpus/en/teacher-mpnet  # a GPU labels it all in a minute: from the teacher just trained
 spacy-punct distill training/en_teacher/model-best corpus/en/train corpus/en/teacher-mpnet --gpu-id 0
 
 spacy-punct train configs/en_trf_student.cfg --output training/en_trf_student --gpu-id 0 --resume \
