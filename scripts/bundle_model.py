@@ -106,7 +106,9 @@ def performance(metrics: Path, entry: LanguageEntry) -> Dict[str, Any]:
     return scores
 
 
-def model_card(meta: Dict[str, Any], metrics: Path, about: str, entry: LanguageEntry) -> str:
+def model_card(
+    meta: Dict[str, Any], metrics: Path, about: str, entry: LanguageEntry, replaced: Optional[Path] = None
+) -> str:
     sources = "\n".join(f"- {s['name']}: {s['license']} ({s['url']})" for s in meta["sources"])
     case_note = (
         (
@@ -140,6 +142,21 @@ process, whole documents, scoring included; {meta.get("speed_threads", 1)} threa
 
 Micro F1 over COMMA, PERIOD and QUESTION (a dash: the test set has none of
 that mark){case_note}.
+{replaced_scores(replaced, entry)}"""
+
+
+def replaced_scores(replaced: Optional[Path], entry: LanguageEntry) -> str:
+    """The card's section on the pipeline this one replaced: its scores,
+    measured the same way (its metrics folder, kept aside before the new
+    pipeline's scores were written)."""
+    if replaced is None:
+        return ""
+    return f"""
+## The pipeline it replaced
+
+Its scores, measured the same way before it was replaced:
+
+{scores_table(replaced, entry)}
 """
 
 
@@ -300,10 +317,19 @@ def evaluate_commands(pipeline: str, metrics: Path, threads: int, corpus: Path =
     return commands
 
 
-def write_card(output: Path, metrics: Path, description: str, about: str, threads: int, iwslt: str) -> None:
+def write_card(
+    output: Path,
+    metrics: Path,
+    description: str,
+    about: str,
+    threads: int,
+    iwslt: str,
+    replaced: Optional[Path] = None,
+) -> None:
     """Write the bundled pipeline's meta.json and MODEL_CARD.md, with the scores
     in `metrics` (spacy-punct evaluate's JSON files, of this pipeline) and the
-    sources its language's registry entry names."""
+    sources its language's registry entry names; with `replaced`, the scores
+    of the pipeline it replaced beside them."""
     from spacy_punct import __version__
 
     meta = json.loads((output / "meta.json").read_text(encoding="utf8"))
@@ -334,7 +360,7 @@ def write_card(output: Path, metrics: Path, description: str, about: str, thread
     (output / "meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf8")
     write_licence(output)
     about = about.replace("{language}", entry.name)  # a recipe's text for any language names it
-    (output / "MODEL_CARD.md").write_text(model_card(meta, metrics, about, entry), encoding="utf8")
+    (output / "MODEL_CARD.md").write_text(model_card(meta, metrics, about, entry, replaced), encoding="utf8")
     print(f"Wrote {output / 'MODEL_CARD.md'} and its meta.json")
 
 
@@ -429,6 +455,9 @@ def main() -> None:
     card.add_argument("--description", default="the CPU recipe (configs/en_cpu.cfg)", help="the recipe, in words")
     card.add_argument("--threads", type=int, default=1, help="the threads the scores' words/s were measured with")
     card.add_argument("--iwslt", default="dev2012 less its last tenth", help="the part of IWSLT it was trained on")
+    card.add_argument(
+        "--replaced", type=Path, help="the metrics folder of the pipeline it replaced: its scores go into the card too"
+    )
     licence = commands.add_parser(
         "licence", help="write the pipeline's licence field and LICENSE file from its sources"
     )
@@ -479,7 +508,7 @@ def main() -> None:
     elif args.command == "licence":
         write_licence(args.output)
     else:
-        write_card(args.output, args.metrics, args.description, args.about, args.threads, args.iwslt)
+        write_card(args.output, args.metrics, args.description, args.about, args.threads, args.iwslt, args.replaced)
 
 
 if __name__ == "__main__":

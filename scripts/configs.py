@@ -208,7 +208,7 @@ RECIPES: Dict[str, Recipe] = {
         "trf",
         "The English teacher: all-mpnet-base-v2 (12 layers x 768, BERT-base's size;\n"
         "encoders/all-mpnet-base-v2: `spacy project run encoder-mpnet\n"
-        "projects/en_punct_trf`) fine-tuned as a punctuator on all the English\n"
+        "projects/en_teacher`) fine-tuned as a punctuator on all the English\n"
         "text, for the bundled transformer to learn its probabilities from. One long\n"
         "run in pieces (`spacy-punct train --checkpoint-minutes`, `--resume`): 300\n"
         "warm-up steps to 5e-5, then linear decay to zero at 4,000 steps of 1,000\n"

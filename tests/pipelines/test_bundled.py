@@ -199,6 +199,25 @@ def test_the_model_cards_give_the_kept_measurements(name):
     assert bundle_model.scores_table(metrics, entry) in card
 
 
+def test_a_card_keeps_the_scores_of_the_pipeline_it_replaced(tmp_path):
+    """bundle_model.py card --replaced: the replaced pipeline's scores, from
+    its metrics folder kept aside, in a section of their own."""
+    bundle_model = _bundle_model()
+    root = Path(__file__).parents[2] / "projects" / "benchmarks" / "metrics"
+    meta = json.loads((BUNDLED_DIR / "en_punct_trf" / "meta.json").read_text(encoding="utf8"))
+    entry = language_entry("en")
+    (tmp_path / "old").mkdir()
+    old = json.loads((root / "en_punct_trf" / "test2011.json").read_text(encoding="utf8"))
+    old["punct_f"] = 0.5
+    (tmp_path / "old" / "test2011.json").write_text(json.dumps(old), encoding="utf8")
+    plain = bundle_model.model_card(meta, root / "en_punct_trf", "", entry)
+    card = bundle_model.model_card(meta, root / "en_punct_trf", "", entry, replaced=tmp_path / "old")
+    assert "replaced" not in plain
+    new_part, old_part = card.split("## The pipeline it replaced")
+    assert new_part.strip() == plain.strip()
+    assert "| 50.0 |" in old_part and bundle_model.scores_table(tmp_path / "old", entry) in old_part
+
+
 @pytest.mark.parametrize("command", ["punctuate", "stream"])
 def test_a_line_broken_off_by_a_dash_ends_with_it(command):
     """`and then -` once came out as `and then. -`, and the stream wrote the dash on a line of its own."""

@@ -15,7 +15,8 @@ from weasel.util import load_project_config
 ROOT = Path(__file__).parents[2]
 PROJECTS = {
     ROOT: {"all"},
-    ROOT / "projects" / "en_punct_trf": {"make-en-trf", "teach-en-trf"},
+    ROOT / "projects" / "en_punct_trf": {"make-en-trf"},
+    ROOT / "projects" / "en_teacher": {"teach-en-trf"},
     ROOT / "projects" / "en_punct_sm": {"make-en-sm"},
     ROOT / "projects" / "e5": {"make-e5"},
     ROOT / "projects" / "benchmarks": {"benchmark", "speech"},
@@ -67,7 +68,7 @@ def test_the_root_reads_as_a_recipe():
     assert len(config["vars"]) <= 12
     names = [command["name"] for project in PROJECTS for command in load_project_config(project)["commands"]]
     assert len(names) == len(set(names)), "a command in two projects"
-    for name in ("en_punct_trf", "en_punct_sm", "e5"):  # how each bundled pipeline is made, a project apiece
+    for name in ("en_punct_trf", "en_punct_sm", "e5", "en_teacher"):  # how each bundled pipeline is made, a project apiece
         assert (ROOT / "projects" / name / "project.yml").stat().st_size <= 15_000, name
 
 
