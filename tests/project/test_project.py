@@ -68,7 +68,8 @@ def test_the_root_reads_as_a_recipe():
     assert len(config["vars"]) <= 12
     names = [command["name"] for project in PROJECTS for command in load_project_config(project)["commands"]]
     assert len(names) == len(set(names)), "a command in two projects"
-    for name in ("en_punct_trf", "en_punct_sm", "e5", "en_teacher"):  # how each bundled pipeline is made, a project apiece
+    # how each bundled pipeline is made, a project apiece
+    for name in ("en_punct_trf", "en_punct_sm", "e5", "en_teacher"):
         assert (ROOT / "projects" / name / "project.yml").stat().st_size <= 15_000, name
 
 
