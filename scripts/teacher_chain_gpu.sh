@@ -31,6 +31,6 @@ spacy-punct distill training/en_teacher/model-best corpus/en/train corpus/en/tea
 
 spacy-punct train configs/en_trf_student.cfg --output training/en_trf_student --gpu-id 0 --resume \
     --checkpoint-minutes 2 --max-minutes "$student_minutes" \
-    --paths.train corpus/en/teacher-mpnet --paths.dev corpus/en/dev.spacy \
+    --paths.train corpus/en/teacher-mpnet --paths.dev corpus/en/dev_teacher \
     --components.transformer.model.name encoders/all-MiniLM-L6-v2
 cat training/en_trf_student/status.json
