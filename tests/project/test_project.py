@@ -78,9 +78,10 @@ def test_the_root_reads_as_a_recipe():
     [
         (ROOT, "demo"),
         (ROOT / "projects" / "en_punct_trf", "package-en-trf"),
+        (ROOT / "projects" / "en_teacher", "encoder-mpnet"),
         (ROOT / "projects" / "benchmarks", "stream-lines"),
     ],
-    ids=["root", "en_punct_trf", "benchmarks"],
+    ids=["root", "en_punct_trf", "en_teacher", "benchmarks"],
 )
 def test_a_command_of_each_project_resolves_its_paths(project, command):
     """A dry run checks every dependency where the command runs: a path of a
